@@ -14,7 +14,7 @@ DOMAIN = "azul"
 LOCALE_DIR = Path(__file__).parent / "locale"
 LANGUAGES = ("en", "da", "de", "es", "nl", "pl")
 
-_translation: gettext.NullTranslations = gettext.NullTranslations()
+_current: dict[str, gettext.NullTranslations] = {"translation": gettext.NullTranslations()}
 
 
 def set_language(lang: str | None) -> str:
@@ -22,7 +22,6 @@ def set_language(lang: str | None) -> str:
 
     ``None`` takes the language from the environment (LANGUAGE, LC_ALL, LC_MESSAGES, LANG).
     """
-    global _translation
     if lang is None:
         for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
             value = os.environ.get(var, "")
@@ -31,15 +30,16 @@ def set_language(lang: str | None) -> str:
                 break
         else:
             lang = "en"
-    _translation = gettext.translation(DOMAIN, LOCALE_DIR, languages=[lang], fallback=True)
-    return lang if not isinstance(_translation, gettext.NullTranslations) else "en"
+    translation = gettext.translation(DOMAIN, LOCALE_DIR, languages=[lang], fallback=True)
+    _current["translation"] = translation
+    return lang if type(translation) is not gettext.NullTranslations else "en"
 
 
 def _(message: str) -> str:
     """Translate ``message`` into the current language."""
-    return _translation.gettext(message)
+    return _current["translation"].gettext(message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     """Translate a message whose form depends on the number ``n``."""
-    return _translation.ngettext(singular, plural, n)
+    return _current["translation"].ngettext(singular, plural, n)
