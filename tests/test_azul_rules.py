@@ -374,6 +374,17 @@ def test_when_the_bag_runs_out_the_lid_refills_it_and_drawing_goes_on():
     assert game.bag == [0] * 5 and game.lid == [0] * 5
 
 
+def test_when_the_bag_runs_out_every_tile_in_it_must_be_drawn():
+    game = Game(2)
+    game.bag = [2, 2, 2, 1, 1]
+    game.lid = [0, 0, 12, 0, 0]
+    # 20 tiles, all possible from bag + lid, but one of the bag's blues was left behind.
+    factories = ((B, Y, Y, R), (R, R, K, W), (R, R, R, R), (R, R, R, R), (R, R, R, R))
+    with pytest.raises(InvalidRefillError, match="all 2 blue tiles in it are drawn, not 1"):
+        game.push(Refill(factories))
+    assert game.bag == [2, 2, 2, 1, 1] and game.lid == [0, 0, 12, 0, 0]
+
+
 def test_a_lid_tile_may_not_be_drawn_while_the_bag_still_has_enough():
     game = Game(2)
     game.bag = [20, 0, 0, 0, 0]

@@ -726,16 +726,22 @@ class Game:
                 _("{drawn} tiles drawn, but the bag ({bag}) and lid ({lid}) give exactly {must}").format(
                     drawn=sum(drawn), bag=sum(bag), lid=sum(lid), must=min(need, available)))
         if sum(bag) >= need:
-            source = bag
-            message = _("{drawn} {color} tiles drawn, but the bag holds only {held}")
-        else:
-            # The bag runs out: all of it is drawn, the lid refills it, drawing goes on.
-            source = [b + t for b, t in zip(bag, lid, strict=True)]
-            message = _("{drawn} {color} tiles drawn, but the bag and lid hold only {held}")
+            for color in range(5):
+                if drawn[color] > bag[color]:
+                    raise InvalidRefillError(
+                        _("{drawn} {color} tiles drawn, but the bag holds only {held}").format(
+                            drawn=drawn[color], color=_(COLORS[color]), held=bag[color]))
+            return drawn
+        # The bag runs out: all of it is drawn, the lid refills it, and drawing goes on.
         for color in range(5):
-            if drawn[color] > source[color]:
-                raise InvalidRefillError(message.format(
-                    drawn=drawn[color], color=_(COLORS[color]), held=source[color]))
+            if drawn[color] < bag[color]:
+                raise InvalidRefillError(
+                    _("the bag ran out, so all {held} {color} tiles in it are drawn, not {drawn}").format(
+                        held=bag[color], color=_(COLORS[color]), drawn=drawn[color]))
+            if drawn[color] > bag[color] + lid[color]:
+                raise InvalidRefillError(
+                    _("{drawn} {color} tiles drawn, but the bag and lid hold only {held}").format(
+                        drawn=drawn[color], color=_(COLORS[color]), held=bag[color] + lid[color]))
         return drawn
 
     def _refill(self, refill: Refill) -> None:

@@ -1,0 +1,1 @@
+"""Independent, deliberately plain reference implementations used only to cross-check the engines."""
