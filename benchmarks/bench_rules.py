@@ -17,10 +17,11 @@ import time
 from companion.rules.azul import OVER, REFILL, Game
 
 
-def play(game: Game, rng: random.Random, max_rounds: int) -> tuple[int, int]:
+def play(game: Game, rng: random.Random, max_rounds: int, checked: bool = False) -> tuple[int, int]:
     """Play one game to its end or the round cap; returns (moves, legal-move calls)."""
     moves = calls = 0
     choice = rng.choice
+    push = game.push if checked else game.push_unchecked
     while game.phase != OVER:
         if game.phase == REFILL:
             if game.round >= max_rounds:
@@ -29,18 +30,19 @@ def play(game: Game, rng: random.Random, max_rounds: int) -> tuple[int, int]:
             continue
         legal = game.generate_legal_moves()
         calls += 1
-        game.push_unchecked(choice(legal))
+        push(choice(legal))
         moves += 1
     return moves, calls
 
 
-def run(players: int, seconds: float, seed: int, variant: str, max_rounds: int) -> dict:
+def run(players: int, seconds: float, seed: int, variant: str, max_rounds: int,
+        checked: bool = False) -> dict:
     rng = random.Random(seed)
     games = moves = calls = 0
     start = time.perf_counter()
     deadline = start + seconds
     while time.perf_counter() < deadline:
-        m, c = play(Game(players, variant), rng, max_rounds)
+        m, c = play(Game(players, variant), rng, max_rounds, checked)
         games += 1
         moves += m
         calls += c
@@ -61,9 +63,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--variant", default="colored", choices=("colored", "grey"))
     parser.add_argument("--max-rounds", type=int, default=50)
+    parser.add_argument("--checked", action="store_true",
+                        help="validate every move again on push (as the tracker does)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    result = run(args.players, args.seconds, args.seed, args.variant, args.max_rounds)
+    result = run(args.players, args.seconds, args.seed, args.variant, args.max_rounds, args.checked)
     if args.json:
         print(json.dumps({k: result[k] for k in ("games_per_s", "moves_per_s", "legal_calls_per_s")}))
     else:
