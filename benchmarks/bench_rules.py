@@ -35,7 +35,7 @@ def play(game: Game, rng: random.Random, max_rounds: int, checked: bool = False)
     return moves, calls
 
 
-def run(players: int, seconds: float, seed: int, variant: str, max_rounds: int,
+def run(players: int, seconds: float, *, seed: int, variant: str, max_rounds: int,
         checked: bool = False) -> dict:
     rng = random.Random(seed)
     games = moves = calls = 0
@@ -67,7 +67,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="validate every move again on push (as the tracker does)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    result = run(args.players, args.seconds, args.seed, args.variant, args.max_rounds, args.checked)
+    result = run(args.players, args.seconds, seed=args.seed, variant=args.variant,
+                 max_rounds=args.max_rounds, checked=args.checked)
     if args.json:
         print(json.dumps({k: result[k] for k in ("games_per_s", "moves_per_s", "legal_calls_per_s")}))
     else:

@@ -120,7 +120,7 @@ def test_round_scores_and_summary_agree_with_the_state(params):
     game, _record = play(*params)
     summary = azul_record.summary(game)
     assert summary["rounds"] == game.round
-    assert len(summary["round_scores"]) == game.round - (game.phase != REFILL and game.phase != OVER)
+    assert len(summary["round_scores"]) == game.round - (game.phase not in (REFILL, OVER))
     if game.phase == OVER:
         outcome = game.outcome()
         assert summary["winners"] and set(summary["winners"]) <= set(range(game.players))

@@ -93,7 +93,7 @@ def broken(index: int, replacement: object) -> dict:
         (broken(1, {"take": {"player": 0, "from": 1, "color": "red", "to": 3}, "x": 1}), 1, "one key"),
         (broken(1, {"refill": REFILL_1}), 1, "only opens a round"),
         (broken(1, {"place": {"player": 0, "line": 3, "column": 5}}), 1, "grey wall"),
-        (broken(0, {"refill": [["red"] * 5] + REFILL_1[1:]}), 0, "at most 4"),
+        (broken(0, {"refill": [["red"] * 5, *REFILL_1[1:]]}), 0, "at most 4"),
         (broken(0, {"refill": REFILL_1[:4]}), 0, "2 players use 5"),
         (broken(0, {"shuffle": []}), 0, "unknown event"),
         (broken(2, {"take": {"player": 1, "from": "center", "color": "red", "to": 1}}), 2, "no red"),
@@ -169,3 +169,24 @@ def test_dumps_writes_one_event_per_line_and_reads_back():
     text = azul_record.dumps(HAND_GAME)
     assert json.loads(text) == HAND_GAME
     assert len(text.splitlines()) == len(HAND_GAME["events"]) + 2
+
+
+def test_replay_dispatches_kids_records(capsys):
+    files = sorted(EXAMPLES.glob("kids-*.json"))
+    assert files
+    assert main(["replay", "--json", *map(str, files)]) == 0
+    summaries = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [s["format"] for s in summaries] == ["azul-kids-summary/1"] * len(files)
+    assert all(s["over"] and s["winners"] for s in summaries)
+    assert main(["replay", str(files[0])]) == 0
+    assert "Winner" in capsys.readouterr().out
+
+
+def test_a_broken_kids_record_names_the_event(tmp_path, capsys):
+    data = json.loads((EXAMPLES / "kids-2p-master.json").read_text())
+    take = next(i for i, e in enumerate(data["events"]) if "take" in e)
+    data["events"][take]["take"]["player"] = 1 - data["events"][take]["take"]["player"]
+    path = write(tmp_path, data)
+    assert main(["replay", "--json", str(path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.startswith(f"{path}: event {take}: ")

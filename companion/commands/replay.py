@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 
 from companion.explain import breakdown, explain
-from companion.i18n import _
-from companion.rules import azul_record
+from companion.i18n import _, ngettext
+from companion.rules import azul_record, kids_record
 from companion.rules.azul import BonusScore, Game
 from companion.rules.errors import RecordError
 
@@ -23,17 +23,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
-def load(path: Path) -> tuple[dict, Game, list[str]]:
-    """Read and replay one record file: the summary, the final state and the players' names."""
+def load(path: Path) -> tuple[dict, str]:
+    """Read and replay one record file: its summary and the report for people, or RecordError."""
     try:
         data = json.loads(path.read_bytes())
     except OSError as error:
         raise RecordError(_("cannot read: {reason}").format(reason=error.strerror or error)) from None
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise RecordError(_("not valid JSON: {reason}").format(reason=error)) from None
+    if isinstance(data, dict) and data.get("game") == "azul-kids":
+        state = kids_record.replay(data)
+        summary = kids_record.summary(state)
+        return summary, kids_report(path, summary, data["players"])
     record = azul_record.read_record(data)
     game = azul_record.replay(record)
-    return azul_record.summary(game), game, record.players
+    return azul_record.summary(game), report(path, game, record.players)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -48,11 +52,8 @@ def run(args: argparse.Namespace) -> int:
     if failed:
         # A broken record prints nothing on stdout, so no caller mistakes half an answer for one.
         return 2
-    for path, summary, game, names in results:
-        if args.json:
-            print(json.dumps(summary))
-        else:
-            print(report(path, game, names))
+    for _path, summary, text in results:
+        print(json.dumps(summary) if args.json else text)
     return 0
 
 
@@ -84,4 +85,22 @@ def report(path: Path, game: Game, names: list[str]) -> str:
         lines.append(_("Winner: {winner}, on complete rows after a tie on points.").format(winner=winners))
     else:
         lines.append(_("Winner: {winner}.").format(winner=winners))
+    return "\n".join(lines)
+
+
+def kids_report(path: Path, summary: dict, names: list[str]) -> str:
+    """Stars and empty fields per player, and who won, for people."""
+    lines = [f"{path}: " + _("Azul Kids, {n} players, bowls filled {fills} times").format(
+        n=len(names), fills=summary["fills"])]
+    for seat, name in enumerate(names):
+        stars = ngettext("{n} star", "{n} stars", summary["stars"][seat]).format(n=summary["stars"][seat])
+        empty = ngettext("{n} empty field", "{n} empty fields", summary["empty_fields"][seat]).format(
+            n=summary["empty_fields"][seat])
+        lines.append(f"{name}: {stars}, {empty}")
+    if summary["stalled"]:
+        lines.append(_("Stalled: the tiles ran out before a board was full."))
+    elif summary["over"]:
+        lines.append(_("Winner: {winner}.").format(winner=" & ".join(names[s] for s in summary["winners"])))
+    else:
+        lines.append(_("Not finished."))
     return "\n".join(lines)
