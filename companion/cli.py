@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -16,6 +17,7 @@ from companion.i18n import _, set_language
 COMMANDS = (
     "companion.commands.replay",
     "companion.commands.demo",
+    "companion.commands.config",
 )
 
 
@@ -32,6 +34,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # pygame greets on stdout when imported; commands import it lazily, and quietly.
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     args = list(sys.argv[1:] if argv is None else argv)
     # The language must be set before the parser's help texts are built.
     lang = None
