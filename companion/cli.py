@@ -18,6 +18,7 @@ COMMANDS = (
     "companion.commands.replay",
     "companion.commands.demo",
     "companion.commands.config",
+    "companion.commands.recognize",
 )
 
 

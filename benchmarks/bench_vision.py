@@ -1,0 +1,210 @@
+"""Recogniser accuracy and speed on synthetic frames with known truth.
+
+    ./dev run python benchmarks/bench_vision.py [--frames 500] [--seed 1] [--cache DIR] [--json]
+
+Frames come from vision.synth (every condition it supports: tilt 0-45 degrees, roll,
+light colour and falloff, glare, blur, noise, JPEG, wood/white tables, clutter, hands;
+2-4 players, both wall sides). Reported:
+- per-cell accuracy: pattern-line places, floor places and wall cells of every board
+  in the truth (a board not found counts all its places wrong); places the truth marks
+  hidden are left out;
+- confidently wrong: places read as a definite value that is not the truth, over all places;
+- boards exact: boards found with rotation, side and every visible place right;
+- factories exact: discs found with exactly the right tiles (and unknown count);
+- centre exact: the centre pile's counts and marker right;
+- median latency of recognize() (one process, pinned to one thread) for 1920x1080
+  frames of a 4-player table and for 4000x3000 frames.
+Targets (issue 3): per-cell >= 99.5%, confidently wrong <= 0.1%, boards exact >= 98%,
+factories exact >= 99%, median latency <= 150 ms (1920x1080, 4 players) and <= 400 ms (4000x3000).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from vision.recognize import recognize
+from vision.synth import Conditions, random_content, render_table
+
+UNKNOWN = "unknown"
+
+
+def place_values(board: dict) -> list:
+    """Every place of a board observation as a flat list (pattern-line places right-aligned)."""
+    values = []
+    for k, line in enumerate(board["lines"], start=1):
+        color, count = line["color"], line["count"]
+        for p in range(k):  # p = 0 is the place next to the wall
+            if count is None:
+                values.append(UNKNOWN)
+            else:
+                values.append(color if p < count else None)
+    values.extend(board["floor"])
+    values.extend(v for row in board["wall"] for v in row)
+    return values
+
+
+def _match(found: list[dict], truth: list[dict], radius: float) -> dict[int, int]:
+    """Greedy nearest matching of found items to truth items by centre: truth index -> found index."""
+    pairs = sorted(
+        (math.dist(f["center"], t["center"]), ti, fi)
+        for ti, t in enumerate(truth) for fi, f in enumerate(found)
+    )
+    used_t, used_f, out = set(), set(), {}
+    for d, ti, fi in pairs:
+        if d > radius or ti in used_t or fi in used_f:
+            continue
+        used_t.add(ti)
+        used_f.add(fi)
+        out[ti] = fi
+    return out
+
+
+def score_frame(obs: dict, truth: dict, tally: Counter) -> None:
+    px = truth["geometry"]["camera"]["px_per_mm"]
+    matches = _match(obs["boards"], truth["boards"], 80 * px)
+    for ti, tb in enumerate(truth["boards"]):
+        tvals = place_values(tb)
+        fb = obs["boards"][matches[ti]] if ti in matches else None
+        fvals = place_values(fb) if fb else [UNKNOWN] * len(tvals)
+        exact = fb is not None and fb["rotation"] == tb["rotation"] and fb["side"] == tb["side"]
+        for t, f in zip(tvals, fvals, strict=True):
+            if t == UNKNOWN:
+                continue
+            tally["cells"] += 1
+            if f == t:
+                tally["cells_right"] += 1
+            else:
+                exact = False
+                if f != UNKNOWN:
+                    tally["cells_confidently_wrong"] += 1
+        tally["boards"] += 1
+        tally["boards_exact"] += exact
+        if fb is not None:
+            tally["rotation_right"] += fb["rotation"] == tb["rotation"]
+            tally["side_right"] += fb["side"] == tb["side"]
+    tally["boards_extra"] += len(obs["boards"]) - len(matches)
+
+    fm = _match(obs["factories"], truth["factories"], 30 * px)
+    for ti, tf in enumerate(truth["factories"]):
+        tally["factories"] += 1
+        if ti not in fm:
+            continue
+        ff = obs["factories"][fm[ti]]
+        right = Counter(ff["tiles"]) == Counter(tf["tiles"]) and ff["unknown"] == tf["unknown"]
+        tally["factories_exact"] += right
+        # a factory read confidently (no unknown) but wrong
+        tally["factories_confidently_wrong"] += (not right) and ff["unknown"] == 0
+    tally["factories_extra"] += len(obs["factories"]) - len(fm)
+    tc, fc = truth["center"], obs["center"]
+    tally["centres"] += 1
+    tally["centres_exact"] += (fc["tiles"] == tc["tiles"] and fc["marker"] == tc["marker"]
+                               and fc["unknown"] == tc["unknown"])
+
+
+def frame_spec(i: int, seed: int) -> tuple:
+    rng = np.random.default_rng([seed, i])
+    players = int(rng.integers(2, 5))
+    side = "grey" if rng.uniform() < 0.25 else "colored"
+    fill = float(rng.uniform(0.1, 1.0))
+    content = random_content(rng, players=players, side=side, fill=fill)
+    # Every fourth frame is the latency case: a 4-player table at 1920x1080.
+    if i % 4 == 0:
+        content = random_content(rng, players=4, side=side, fill=fill)
+        cond = Conditions.random(rng, 1920, 1080)
+    else:
+        cond = Conditions.random(rng)
+    return content, cond, rng
+
+
+def load_or_render(i: int, seed: int, cache: Path | None) -> tuple[np.ndarray, dict, Conditions]:
+    content, cond, rng = frame_spec(i, seed)
+    if cache is not None:
+        img_path, truth_path = cache / f"{seed}_{i:04d}.png", cache / f"{seed}_{i:04d}.json"
+        if img_path.exists() and truth_path.exists():
+            return cv2.imread(str(img_path)), json.loads(truth_path.read_text()), cond
+    frame, truth = render_table(content, cond, rng)
+    if cache is not None:
+        cache.mkdir(parents=True, exist_ok=True)
+        cv2.imwrite(str(img_path), frame)
+        truth_path.write_text(json.dumps(truth))
+    return frame, truth, cond
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--frames", type=int, default=500)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--cache", type=Path, help="keep rendered frames here and reuse them")
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--verbose", action="store_true", help="one line per frame")
+    args = parser.parse_args(argv)
+    cv2.setNumThreads(1)
+
+    tally: Counter = Counter()
+    latency: dict[str, list[float]] = {"1920x1080 4p": [], "4000x3000": []}
+    for i in range(args.frames):
+        frame, truth, cond = load_or_render(i, args.seed, args.cache)
+        t0 = time.perf_counter()
+        obs = recognize(frame)
+        dt = (time.perf_counter() - t0) * 1000
+        if frame.shape[1] == 1920 and len(truth["boards"]) == 4 and len(truth["factories"]) == 9:
+            latency["1920x1080 4p"].append(dt)
+        elif frame.shape[1] == 4000:
+            latency["4000x3000"].append(dt)
+        before = Counter(tally)
+        score_frame(obs, truth, tally)
+        if args.verbose:
+            d = tally - before
+            print(f"frame {i}: {frame.shape[1]}x{frame.shape[0]} boards {d['boards_exact']}/{d['boards']} "
+                  f"cells {d['cells_right']}/{d['cells']} wrong {d['cells_confidently_wrong']} "
+                  f"factories {d['factories_exact']}/{d['factories']} centre {d['centres_exact']} "
+                  f"{dt:.0f} ms tilt {cond.tilt_deg:.0f} hand {cond.hand} glare {cond.glare:.2f}",
+                  flush=True)
+
+    def rate(a: str, b: str) -> float:
+        return tally[a] / tally[b] if tally[b] else float("nan")
+
+    result = {
+        "frames": args.frames,
+        "per_cell_accuracy": rate("cells_right", "cells"),
+        "confidently_wrong": rate("cells_confidently_wrong", "cells"),
+        "boards_exact": rate("boards_exact", "boards"),
+        "factories_exact": rate("factories_exact", "factories"),
+        "factories_confidently_wrong": rate("factories_confidently_wrong", "factories"),
+        "centre_exact": rate("centres_exact", "centres"),
+        "extra_boards": tally["boards_extra"],
+        "extra_factories": tally["factories_extra"],
+        "latency_median_ms": {k: (statistics.median(v) if v else None) for k, v in latency.items()},
+        "counts": dict(tally),
+    }
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(f"frames: {args.frames}")
+        print(f"per-cell accuracy:   {result['per_cell_accuracy']:.4%}  (target >= 99.5%)")
+        print(f"confidently wrong:   {result['confidently_wrong']:.4%}  (target <= 0.1%)")
+        print(f"boards exact:        {result['boards_exact']:.2%}  (target >= 98%)")
+        print(f"factories exact:     {result['factories_exact']:.2%}  (target >= 99%)")
+        print(f"factories wrong without unknown: {result['factories_confidently_wrong']:.2%}")
+        print(f"centre exact:        {result['centre_exact']:.2%}")
+        print(f"extra boards / factories: {tally['boards_extra']} / {tally['factories_extra']}")
+        for k, v in latency.items():
+            med = f"{statistics.median(v):.0f} ms over {len(v)} frames" if v else "no frames"
+            print(f"median latency {k}: {med}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

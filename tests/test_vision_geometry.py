@@ -1,0 +1,40 @@
+"""Quadrilaterals, seat order and the camera recovered from a plane's homography."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.geometry import apply_h, camera_in_plane, clockwise_from_bottom, order_clockwise, parallax
+from vision.synth.camera import look_at
+
+
+def test_order_clockwise_starts_top_left():
+    quad = np.array([[100, 100], [10, 100], [10, 10], [100, 10]], float)
+    assert order_clockwise(quad).tolist() == [[10, 10], [100, 10], [100, 100], [10, 100]]
+
+
+def test_seats_go_bottom_left_top_right():
+    middle = np.array([500.0, 500.0])
+    centers = [np.array(p, float) for p in ([900, 500], [500, 100], [100, 500], [500, 900])]
+    order = clockwise_from_bottom(centers, middle)
+    assert order == [3, 2, 1, 0]  # bottom, left, top, right
+
+
+def test_camera_position_from_homography():
+    cam = look_at((0.0, 0.0), 1500.0, tilt_deg=35.0, azimuth_deg=20.0, roll_deg=3.0, hfov_deg=62.0,
+                  width=1920, height=1080)
+    h = cam.homography(0.0)
+    found = camera_in_plane(h, 1920, 1080)
+    assert np.allclose(found, cam.position, rtol=0.05, atol=40)
+
+
+def test_parallax_points_away_from_the_camera_foot():
+    camera = np.array([0.0, 0.0, 1000.0])
+    shift = parallax(camera, np.array([[100.0, 0.0], [0.0, -200.0]]), 7.0)
+    assert shift[0, 0] > 0 and abs(shift[0, 1]) < 1e-9
+    assert shift[1, 1] < 0 and abs(shift[1, 1]) > abs(shift[0, 0])
+
+
+def test_apply_h_identity():
+    pts = np.array([[1.0, 2.0], [3.0, 4.0]])
+    assert np.allclose(apply_h(np.eye(3), pts), pts)

@@ -1,0 +1,106 @@
+"""The recogniser on deterministic synthetic frames with known truth, and on frames
+with nothing to find."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from vision.recognize import FORMAT, recognize
+from vision.synth import BoardContent, Conditions, TableContent, random_content, render_table
+
+
+def _neutral_frame(seed: int, side: str = "colored") -> tuple[np.ndarray, dict]:
+    rng = np.random.default_rng(seed)
+    content = random_content(rng, players=4, side=side)
+    return render_table(content, Conditions.neutral(), rng)
+
+
+@pytest.fixture(scope="module")
+def neutral():
+    frame, truth = _neutral_frame(1)
+    return frame, truth, recognize(frame)
+
+
+def _check_schema(obs: dict, width: int, height: int) -> None:
+    assert set(obs) == {"format", "image", "occluded", "boards", "factories", "center"}
+    assert obs["format"] == FORMAT
+    assert obs["image"] == {"width": width, "height": height}
+    assert isinstance(obs["occluded"], bool)
+    for b in obs["boards"]:
+        assert set(b) == {"center", "rotation", "side", "lines", "floor", "wall", "confidence"}
+        assert b["rotation"] in (0, 90, 180, 270)
+        assert b["side"] in ("colored", "grey")
+        assert len(b["lines"]) == 5 and len(b["floor"]) == 7
+        assert len(b["wall"]) == 5 and all(len(r) == 5 for r in b["wall"])
+        assert 0 <= b["confidence"] <= 1
+    for f in obs["factories"]:
+        assert set(f) == {"center", "tiles", "unknown", "confidence"}
+        assert len(f["tiles"]) + f["unknown"] <= 4
+    assert set(obs["center"]) == {"tiles", "marker", "unknown"}
+
+
+def test_neutral_table_boards_read_exactly(neutral):
+    frame, truth, obs = neutral
+    _check_schema(obs, frame.shape[1], frame.shape[0])
+    assert len(obs["boards"]) == 4
+    assert sorted(b["rotation"] for b in obs["boards"]) == [0, 90, 180, 270]
+    for found, expected in zip(obs["boards"], truth["boards"], strict=True):
+        assert np.hypot(*np.subtract(found["center"], expected["center"])) < 10
+        assert found["rotation"] == expected["rotation"]
+        assert found["side"] == expected["side"]
+        assert found["lines"] == expected["lines"]
+        assert found["floor"] == expected["floor"]
+        assert found["wall"] == expected["wall"]
+
+
+def test_neutral_table_factories_read_in_spec_order(neutral):
+    _, truth, obs = neutral
+    assert len(obs["factories"]) == len(truth["factories"])
+    for found, expected in zip(obs["factories"], truth["factories"], strict=True):
+        assert np.hypot(*np.subtract(found["center"], expected["center"])) < 15
+        assert Counter(found["tiles"]) == Counter(expected["tiles"])
+        assert found["unknown"] == 0
+
+
+def test_grey_side_is_recognised():
+    rng = np.random.default_rng(5)
+    boards = [BoardContent(side="grey", lines=[("red", 1), (None, 0), ("blue", 3), (None, 0), (None, 0)],
+                           wall=[["black", None, None, None, None]] + [[None] * 5] * 4)] * 2
+    content = TableContent(boards=boards, factories=[["red"] * 4] * 5)
+    frame, truth = render_table(content, Conditions.neutral(), rng)
+    obs = recognize(frame)
+    assert [b["side"] for b in obs["boards"]] == ["grey", "grey"]
+    for found, expected in zip(obs["boards"], truth["boards"], strict=True):
+        assert found["lines"] == expected["lines"]
+        assert found["wall"] == expected["wall"]
+
+
+@pytest.mark.parametrize("kind", ["black", "white", "noise", "grey gradient"])
+def test_frames_without_a_board(kind):
+    rng = np.random.default_rng(3)
+    frame = {
+        "black": np.zeros((720, 1280, 3), np.uint8),
+        "white": np.full((720, 1280, 3), 255, np.uint8),
+        "noise": rng.integers(0, 256, (720, 1280, 3), dtype=np.uint8),
+        "grey gradient": np.tile(np.linspace(0, 255, 1280, dtype=np.uint8)[None, :, None], (720, 1, 3)),
+    }[kind]
+    obs = recognize(frame)
+    _check_schema(obs, 1280, 720)
+    assert obs["boards"] == [] and obs["factories"] == []
+
+
+def test_grey_and_bgra_input_are_accepted(neutral):
+    frame, _, _ = neutral
+    small = frame[::4, ::4]
+    gray = small.mean(axis=2).astype(np.uint8)
+    assert recognize(gray)["image"] == {"width": small.shape[1], "height": small.shape[0]}
+    bgra = np.concatenate([small, np.full((*small.shape[:2], 1), 255, np.uint8)], axis=2)
+    assert recognize(bgra)["image"]["width"] == small.shape[1]
+
+
+def test_players_limits_the_boards(neutral):
+    frame, _, _ = neutral
+    assert len(recognize(frame, players=2)["boards"]) == 2

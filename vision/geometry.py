@@ -1,0 +1,141 @@
+"""Homographies, quadrilaterals and the camera seen through them.
+
+A board's homography maps board millimetres (x right, y down as its owner sees it)
+to image pixels. From it and a guess of the focal length we recover where the camera
+is, which tells how far a 7 mm tile's top face is displaced from the cell under it.
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+
+def order_clockwise(quad: np.ndarray) -> np.ndarray:
+    """Four image points ordered clockwise on screen (y down), starting top-left-most."""
+    q = np.asarray(quad, np.float64).reshape(4, 2)
+    c = q.mean(axis=0)
+    angles = np.arctan2(q[:, 1] - c[1], q[:, 0] - c[0])
+    q = q[np.argsort(angles)]  # increasing angle with y down = clockwise on screen
+    start = int(np.argmin(q.sum(axis=1)))
+    return np.roll(q, -start, axis=0)
+
+
+def apply_h(h: np.ndarray, points: np.ndarray) -> np.ndarray:
+    p = np.asarray(points, np.float64).reshape(-1, 2)
+    q = np.concatenate([p, np.ones((len(p), 1))], axis=1) @ h.T
+    return q[:, :2] / q[:, 2:3]
+
+
+def rect_homography(dst_quad: np.ndarray, width: float, height: float) -> np.ndarray:
+    """H mapping the rectangle (0,0)-(width,height) onto dst_quad (TL, TR, BR, BL)."""
+    src = np.float32([[0, 0], [width, 0], [width, height], [0, height]])
+    return cv2.getPerspectiveTransform(src, np.float32(dst_quad))
+
+
+def focal_from_homography(h: np.ndarray, width: int, height: int) -> float:
+    """Focal length (px) that makes the plane's axes orthogonal and equally long,
+    principal point at the image centre; a typical phone/Pi lens when ill-posed."""
+    shift = np.array([[1, 0, -width / 2], [0, 1, -height / 2], [0, 0, 1.0]])
+    m = shift @ h
+    h1, h2 = m[:, 0], m[:, 1]
+    guesses = []
+    den = h1[2] * h2[2]
+    if abs(den) > 1e-12:
+        guesses.append(-(h1[0] * h2[0] + h1[1] * h2[1]) / den)
+    den = h1[2] ** 2 - h2[2] ** 2
+    if abs(den) > 1e-12:
+        guesses.append(-(h1[0] ** 2 + h1[1] ** 2 - h2[0] ** 2 - h2[1] ** 2) / den)
+    default = 0.85 * max(width, height)
+    size = max(width, height)
+    good = [np.sqrt(g) for g in guesses if g > 0 and 0.45 * size < np.sqrt(g) < 2.5 * size]
+    return float(np.median(good)) if good else default
+
+
+def camera_in_plane(h: np.ndarray, width: int, height: int) -> np.ndarray:
+    """Camera centre (x, y, height above the plane) in the plane's own units."""
+    f = focal_from_homography(h, width, height)
+    k = np.array([[f, 0, width / 2], [0, f, height / 2], [0, 0, 1.0]])
+    m = np.linalg.inv(k) @ h
+    lam = 2.0 / (np.linalg.norm(m[:, 0]) + np.linalg.norm(m[:, 1]))
+    r1, r2, t = m[:, 0] * lam, m[:, 1] * lam, m[:, 2] * lam
+    if t[2] < 0:  # the plane must lie in front of the camera
+        r1, r2, t = -r1, -r2, -t
+    r = np.stack([r1, r2, np.cross(r1, r2)], axis=1)
+    u, _, vt = np.linalg.svd(r)
+    r = u @ vt
+    c = -r.T @ t
+    return np.array([c[0], c[1], abs(c[2])])
+
+
+def parallax(camera: np.ndarray, points: np.ndarray, lift: float) -> np.ndarray:
+    """Where on the plane a point `lift` above each of `points` appears, minus the point:
+    the shift of a tile's top face, away from the camera's foot."""
+    p = np.asarray(points, np.float64).reshape(-1, 2)
+    height = max(float(camera[2]), lift * 4)
+    return (p - camera[:2]) * (lift / (height - lift))
+
+
+def fit_quad(contour: np.ndarray) -> np.ndarray | None:
+    """Four corners of a convex outline (its hull simplified to 4 points), each side then
+    refitted as a line through the outline points along it."""
+    hull = cv2.convexHull(contour.reshape(-1, 1, 2).astype(np.float32))
+    peri = cv2.arcLength(hull, True)
+    quad = None
+    for eps in (0.02, 0.03, 0.045, 0.06, 0.08):
+        approx = cv2.approxPolyDP(hull, eps * peri, True)
+        if len(approx) == 4:
+            quad = approx.reshape(4, 2).astype(np.float64)
+            break
+        if len(approx) < 4:
+            break
+    if quad is None:
+        quad = cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float64)
+    quad = order_clockwise(quad)
+    pts = contour.reshape(-1, 2).astype(np.float64)
+    lines = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        ab = b - a
+        length = np.linalg.norm(ab)
+        if length < 1e-6:
+            return None
+        n = np.array([-ab[1], ab[0]]) / length
+        along = (pts - a) @ ab / length**2
+        dist = np.abs((pts - a) @ n)
+        sel = pts[(along > 0.12) & (along < 0.88) & (dist < max(2.0, 0.03 * length))]
+        if len(sel) >= 5:
+            vx, vy, x0, y0 = cv2.fitLine(sel.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+            lines.append((np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)))
+        else:
+            lines.append((a, ab / length))
+    out = []
+    for i in range(4):
+        (p1, d1), (p2, d2) = lines[i - 1], lines[i]
+        m = np.array([d1, -d2]).T
+        if abs(np.linalg.det(m)) < 1e-9:
+            out.append(quad[i])
+            continue
+        s = np.linalg.solve(m, p2 - p1)
+        out.append(p1 + s[0] * d1)
+    out = np.array(out)
+    if np.linalg.norm(out - quad, axis=1).max() > 0.15 * peri / 4:
+        return quad
+    return out
+
+
+def clockwise_from_bottom(centers: list[np.ndarray], middle: np.ndarray) -> list[int]:
+    """Indices in the spec's order: the one nearest the bottom edge, then clockwise
+    as seen from above (on screen, y down, clockwise means increasing angle)."""
+    if not centers:
+        return []
+    first = max(range(len(centers)), key=lambda i: centers[i][1])
+    a0 = math.atan2(centers[first][1] - middle[1], centers[first][0] - middle[0])
+
+    def key(i: int) -> float:
+        a = math.atan2(centers[i][1] - middle[1], centers[i][0] - middle[0])
+        return (a - a0) % (2 * math.pi)
+
+    return sorted(range(len(centers)), key=key)

@@ -1,0 +1,101 @@
+"""One frame in, one `azul-observation/1` out (shared/spec/observation.md)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from .boards import BoardFind, find_boards
+from .cells import BoardReading, read_board
+from .color import UNKNOWN, WhiteBalance
+from .factories import CenterReading, FactoryReading, read_factories
+from .geometry import clockwise_from_bottom
+
+FORMAT = "azul-observation/1"
+_DETECT_WIDTH = 960
+
+
+@dataclass
+class Recognition:
+    """Everything found in a frame: the observation, and what drew it (for overlays)."""
+
+    observation: dict
+    boards: list[tuple[BoardFind, BoardReading]] = field(default_factory=list)
+    factories: list[FactoryReading] = field(default_factory=list)
+    center: CenterReading | None = None
+
+
+def recognize(frame_bgr: np.ndarray, players: int | None = None) -> dict:
+    """The observation of one BGR frame (uint8, H x W x 3)."""
+    return analyse(frame_bgr, players).observation
+
+
+def analyse(frame_bgr: np.ndarray, players: int | None = None) -> Recognition:
+    frame = _as_bgr(frame_bgr)
+    h, w = frame.shape[:2]
+    scale = min(1.0, _DETECT_WIDTH / max(w, h))
+    small = cv2.resize(frame, (max(1, round(w * scale)), max(1, round(h * scale))),
+                       interpolation=cv2.INTER_AREA) if scale < 1 else frame.copy()
+    rough = WhiteBalance.identity()
+    finds = find_boards(small, scale, frame, rough)
+    if players is not None:
+        finds = sorted(finds, key=lambda b: -b.confidence)[:players]
+    readings = [(b, read_board(frame, b, rough)) for b in finds]
+    readings = _seat_order(readings)
+
+    table_wb = WhiteBalance.combine([r.balance for _, r in readings])
+    factories, center = read_factories(frame, small, scale, table_wb, [b for b, _ in readings])
+
+    boards_json = [_board_json(b, r) for b, r in readings]
+    occluded = any(r.occluded for _, r in readings) or any(f.unknown for f in factories) \
+        or (center is not None and center.unknown > 0)
+    observation = {
+        "format": FORMAT,
+        "image": {"width": int(w), "height": int(h)},
+        "occluded": bool(occluded),
+        "boards": boards_json,
+        "factories": [f.as_json() for f in factories],
+        "center": center.as_json() if center is not None else {"tiles": {}, "marker": False, "unknown": 0},
+    }
+    return Recognition(observation, readings, factories, center)
+
+
+def _as_bgr(frame: np.ndarray) -> np.ndarray:
+    a = np.asarray(frame)
+    if a.ndim == 2:
+        a = cv2.cvtColor(a, cv2.COLOR_GRAY2BGR)
+    elif a.ndim == 3 and a.shape[2] == 4:
+        a = cv2.cvtColor(a, cv2.COLOR_BGRA2BGR)
+    elif a.ndim != 3 or a.shape[2] != 3:
+        raise ValueError(f"expected an H x W x 3 BGR image, got shape {a.shape}")
+    if a.dtype != np.uint8:
+        if np.issubdtype(a.dtype, np.floating):
+            a = np.clip(a, 0, 255).astype(np.uint8)
+        else:
+            a = np.clip(a, 0, 255).astype(np.uint8)
+    return np.ascontiguousarray(a)
+
+
+def _seat_order(readings: list[tuple[BoardFind, BoardReading]]) -> list[tuple[BoardFind, BoardReading]]:
+    if not readings:
+        return readings
+    centers = [b.center for b, _ in readings]
+    middle = np.mean(centers, axis=0)
+    return [readings[i] for i in clockwise_from_bottom(centers, middle)]
+
+
+def _board_json(board: BoardFind, reading: BoardReading) -> dict:
+    return {
+        "center": [round(float(v)) for v in board.center],
+        "rotation": board.rotation,
+        "side": reading.side,
+        "lines": reading.lines,
+        "floor": reading.floor,
+        "wall": reading.wall,
+        "confidence": round(float(reading.confidence), 3),
+    }
+
+
+__all__ = ["FORMAT", "UNKNOWN", "Recognition", "analyse", "clockwise_from_bottom", "recognize"]
