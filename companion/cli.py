@@ -17,6 +17,7 @@ from companion.i18n import _, set_language
 COMMANDS = (
     "companion.commands.replay",
     "companion.commands.demo",
+    "companion.commands.track",
     "companion.commands.config",
     "companion.commands.recognize",
 )

@@ -143,6 +143,20 @@ class GameStore:
         self._tail = at + len(data) - len(_CLOSE)
         self._events.append(dict(event))
 
+    def undo(self) -> dict[str, Any]:
+        """Take the last event back (a person undid it); returns it. Durable when this returns."""
+        if self._file is None:
+            raise StoreError(_("no game is open: start() or resume() one first"))
+        if not self._events:
+            raise StoreError(_("{path}: there is no event to take back").format(path=self.current_path))
+        events = self._events[:-1]
+        self.close()
+        # A whole new file, renamed over the old one: a crash leaves either the old or the new.
+        self._write_atomically(_render(self._header, events))
+        removed = self._events[-1]
+        self._open(self._header, events)
+        return dict(removed)
+
     def record(self) -> dict[str, Any]:
         """The open game as an azul-record/1 object."""
         if self._file is None:

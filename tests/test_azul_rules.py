@@ -635,3 +635,21 @@ def test_player_board_json_keeps_the_targets():
     again = PlayerBoard.from_dict(board.to_dict())
     assert again.targets == board.targets
     assert not again.targets[B] >> 2 & 1 and again.targets[R] >> 2 & 1
+
+
+def test_preview_shows_the_last_take_before_wall_tiling():
+    game = Game(2)
+    deal(game, (R, R, B, B))
+    first = game.preview(Take(1, R, 2))
+    assert first.boards[0].line_counts[1] == 2 and first.center == {B: 2}
+    assert game.factories[0] == {R: 2, B: 2}, "the game itself is untouched"
+    game.push(Take(1, R, 2))
+    last = Take(CENTER, B, 2)  # seat 1 empties the table: drafting ends
+    shown = game.preview(last)
+    assert shown.boards[1].line_counts[1] == 2 and shown.boards[1].floor == [MARKER]
+    assert shown.boards[0].line_counts[1] == 2 and shown.boards[0].wall == [-1] * 25
+    game.push(last)
+    assert game.phase == REFILL and game.boards[0].line_counts[1] == 0
+    assert game.boards[0].wall[1 * 5 + wall_column(R, 1)] == R
+    with pytest.raises(IllegalMoveError):
+        game.preview(last)

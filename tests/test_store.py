@@ -294,3 +294,20 @@ def test_directory_fsync_is_used_on_every_rename(tmp_path, clock, monkeypatch):
     store.finish()
     assert tmp_path / "state" / "games" in synced
     assert os.listdir(tmp_path / "state") == ["games"]
+
+
+def test_undo_takes_the_last_event_back_durably_and_appends_go_on(tmp_path, clock):
+    store = new_store(tmp_path, clock, EVENTS[:3])
+    assert store.undo() == EVENTS[2]
+    assert on_disk(store) == {**HEADER, "events": EVENTS[:2]}
+    store.append(EVENTS[3])
+    assert on_disk(store) == {**HEADER, "events": [*EVENTS[:2], EVENTS[3]]}
+    again = GameStore(tmp_path / "state", now=clock)
+    assert again.resume().events == [*EVENTS[:2], EVENTS[3]]
+
+
+def test_undo_with_no_event_is_refused(tmp_path, clock):
+    store = new_store(tmp_path, clock)
+    with pytest.raises(StoreError, match="no event to take back"):
+        store.undo()
+    assert on_disk(store) == {**HEADER, "events": []}

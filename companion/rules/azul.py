@@ -581,7 +581,21 @@ class Game:
         else:
             self._place(move.player, move.line - 1, move.column - 1)
 
-    def _take(self, source: int, color: int, line: int) -> None:
+    def preview(self, move: Take) -> Game:
+        """A copy after ``move`` as the table shows it before wall-tiling.
+
+        The engine tiles the walls the moment drafting ends; a real table shows the
+        drafted boards for a while first. The copy is for comparing with what the camera
+        sees: when the take ended drafting it has no moves and must not be played on.
+        """
+        reason = self._refusal(move)
+        if reason is not None:
+            raise IllegalMoveError(_("illegal {move}: {reason}").format(move=move, reason=reason))
+        game = self.copy()
+        game._take(move.source, move.color, move.line, tile=False)
+        return game
+
+    def _take(self, source: int, color: int, line: int, tile: bool = True) -> None:
         board = self.boards[self.turn]
         center = self.center
         if source == CENTER:
@@ -608,7 +622,7 @@ class Game:
         if count:
             self._to_floor(board, color, count)
         self.turn = (self.turn + 1) % self.players
-        if not self.on_table:
+        if not self.on_table and tile:
             self._end_drafting()
 
     def _to_floor(self, board: PlayerBoard, color: int, count: int) -> None:

@@ -1,0 +1,290 @@
+"""The tracker: frames in, accepted events, questions and warnings out."""
+
+from __future__ import annotations
+
+import copy
+import random
+
+import pytest
+
+from companion.rules.azul import CENTER, FLOOR, Game, Refill, Take
+from companion.rules.azul_record import Record, apply_event, replay
+from companion.sim.noise import LEVELS, game_stream
+from companion.sim.table import random_layout, still_states, table_observation
+from companion.tracker import ACTIONS, Accepted, Prompt, Tracker, Warning
+
+
+class Sink:
+    def __init__(self) -> None:
+        self.events: list[dict] = []
+
+    def append(self, event_json: dict) -> None:
+        self.events.append(event_json)
+
+    def undo(self) -> None:
+        self.events.pop()
+
+
+def show(tracker: Tracker, obs: dict, frames: int = 3) -> list:
+    out = []
+    for _i in range(frames):
+        out += tracker.observe(copy.deepcopy(obs))
+    return out
+
+
+def started(players: int = 2, seed: int = 1, variant: str = "colored"):
+    """A tracker that has accepted the first refill, the game and the layout it sees."""
+    layout = random_layout(players, random.Random(seed))
+    game = Game(players, variant)
+    sink = Sink()
+    tracker = Tracker(Record(["Ann", "Bo", "Cy", "Di"][:players], variant), sink)
+    show(tracker, table_observation(game, layout=layout))
+    refill = game.draw_refill(random.Random(seed))
+    game.push(refill)
+    results = show(tracker, table_observation(game, layout=layout))
+    assert [r for r in results if isinstance(r, Accepted)] == [Accepted(
+        Refill(tuple(tuple(sorted(f)) for f in refill.factories)), None, True)]
+    return tracker, game, layout, sink
+
+
+def test_a_clear_take_is_accepted_at_once_and_stored() -> None:
+    tracker, game, layout, sink = started()
+    move = next(m for m in game.generate_legal_moves() if m.line != FLOOR)
+    game.push(move)
+    results = show(tracker, table_observation(game, layout=layout))
+    assert results == [Accepted(move, 0, True)]
+    assert tracker.last == Accepted(move, 0, True)
+    assert tracker.game == game
+    assert sink.events[-1] == {"take": {"player": 0, "from": move.source, "color": tracker.record.to_json()[
+        "events"][-1]["take"]["color"], "to": move.line}}
+    assert tracker.auto == 2 and tracker.asked == 0
+
+
+def test_perfect_frames_follow_whole_games_without_asking() -> None:
+    for players, variant in ((2, "colored"), (3, "grey"), (4, "colored")):
+        played = game_stream(players, variant, 11)
+        tracker = Tracker(Record(list(played.record.players), variant))
+        for line in played.lines[1:]:
+            if "observation" in line:
+                tracker.observe(line["observation"])
+        assert [b.score for b in tracker.game.boards] == [b.score for b in played.game.boards]
+        assert tracker.game.is_over()
+        assert tracker.asked == 0
+        if variant == "grey":
+            # The grey wall's columns were read off the wall, not guessed.
+            truth = [e for e in played.record.events if not isinstance(e, Refill | Take)]
+            mine = [e for e in tracker.record.events if not isinstance(e, Refill | Take)]
+            assert mine == truth
+
+
+def unreadable_line(obs: dict, seat: int) -> dict:
+    obs = copy.deepcopy(obs)
+    for line in obs["boards"][seat]["lines"]:
+        line["color"] = "unknown"
+        line["count"] = None
+    obs["boards"][seat]["floor"] = ["unknown"] * 7
+    return obs
+
+
+def test_moves_that_look_alike_are_asked_and_next_confirm_pick_one() -> None:
+    tracker, game, layout, _sink = started()
+    # The camera cannot read the mover's board: every line for that colour fits.
+    move = next(m for m in game.generate_legal_moves() if m.source != CENTER and m.line == 2)
+    game.push(move)
+    results = show(tracker, unreadable_line(table_observation(game, layout=layout), 0))
+    prompts = [r for r in results if isinstance(r, Prompt)]
+    assert prompts and not any(isinstance(r, Accepted) for r in results)
+    prompt = prompts[-1]
+    assert move in prompt.candidates and prompt.player == 0
+    assert all(c.source == move.source and c.color == move.color for c in prompt.candidates)
+    for _step in range(prompt.candidates.index(move)):
+        tracker.act("next")
+    assert tracker.act("previous")[0].selected == (prompt.candidates.index(move) - 1) % len(prompt.candidates)
+    tracker.act("next")
+    results = tracker.act("confirm")
+    assert results[0] == Accepted(move, 0, False)
+    assert tracker.asked == 1 and tracker.prompt is None
+    assert tracker.act("menu") == []
+
+
+def test_two_factories_with_the_same_tiles_are_told_apart_by_which_is_empty() -> None:
+    tracker, game, layout, _sink = started(seed=3)
+    # Make two factories identical in the engine and on the table.
+    game.factories[1] = dict(game.factories[0])
+    tracker.game.factories[1] = dict(tracker.game.factories[0])
+    tracker._cache.clear()
+    color = next(iter(game.factories[1]))
+    move = Take(2, color, FLOOR)
+    game.push(move)
+    assert show(tracker, table_observation(game, layout=layout)) == [Accepted(move, 0, True)]
+
+
+def test_undo_takes_back_the_last_event_and_then_asks() -> None:
+    tracker, game, layout, sink = started()
+    move = next(m for m in game.generate_legal_moves() if m.line != FLOOR)
+    game.push(move)
+    show(tracker, table_observation(game, layout=layout))
+    assert len(tracker.record.events) == 2
+    results = tracker.act("undo")
+    assert len(tracker.record.events) == 1 and len(sink.events) == 1
+    # The table still shows the move: now it is a question, not an automatic accept.
+    results += show(tracker, table_observation(game, layout=layout))
+    assert not any(isinstance(r, Accepted) for r in results)
+    assert tracker.prompt is not None and move in tracker.prompt.candidates
+    with pytest.raises(ValueError):
+        tracker.act("jump")
+    assert set(ACTIONS) == {"confirm", "next", "previous", "undo", "menu"}
+
+
+def test_resume_from_a_record_mid_round() -> None:
+    played = game_stream(2, "colored", 5)
+    events, movers = played.record.events, played.record.movers
+    cut = 7
+    record = Record(list(played.record.players), "colored", events[:cut], movers[:cut])
+    tracker = Tracker(record)
+    assert tracker.game == replay(Record(list(played.record.players), "colored", events[:cut], movers[:cut]))
+    layout = played.layout
+    game = replay(record)
+    for event, player in zip(events[cut:], movers[cut:], strict=True):
+        for state in still_states(game, event):
+            show(tracker, table_observation(state, layout=layout))
+        apply_event(game, event, player)
+    assert tracker.game == played.game
+
+
+def test_flicker_and_occluded_frames_are_ignored() -> None:
+    tracker, game, layout, _sink = started()
+    before = table_observation(game, layout=layout)
+    move = next(m for m in game.generate_legal_moves() if m.source != CENTER)
+    after_game = game.copy()
+    after_game.push(move)
+    after = table_observation(after_game, layout=layout)
+    # One frame of the move among still frames: not a stable view.
+    for obs in (after, before, before, after, before):
+        assert tracker.observe(copy.deepcopy(obs)) == []
+    hand = dict(copy.deepcopy(after), occluded=True)
+    for _i in range(5):
+        assert tracker.observe(copy.deepcopy(hand)) == []
+    assert len(tracker.record.events) == 1
+
+
+def test_a_move_out_of_turn_is_reported_and_the_state_kept() -> None:
+    tracker, game, layout, _sink = started()
+    other = game.copy()
+    other.turn = 1
+    move = next(m for m in other.generate_legal_moves() if m.line != FLOOR and m.source != CENTER)
+    other.push(move)
+    results = show(tracker, table_observation(other, layout=layout), 4)
+    warnings = [r for r in results if isinstance(r, Warning)]
+    assert [w.code for w in warnings] == ["out-of-turn"] and warnings[0].where == {"board": 1}
+    assert "Bo" in warnings[0].message
+    assert len(tracker.record.events) == 1
+    # Put back: the warning goes, nothing was recorded.
+    show(tracker, table_observation(game, layout=layout), 4)
+    assert tracker.warnings == () and len(tracker.record.events) == 1
+
+
+def test_tiles_on_a_line_of_another_colour_are_reported() -> None:
+    tracker, game, layout, _sink = started(seed=4)
+    first = next(m for m in game.generate_legal_moves() if m.line == 3 and m.source != CENTER)
+    game.push(first)
+    show(tracker, table_observation(game, layout=layout))
+    second = next(m for m in game.generate_legal_moves() if m.source != CENTER)
+    game.push(second)
+    show(tracker, table_observation(game, layout=layout))
+    assert len(tracker.record.events) == 3
+    # Player 0 puts another colour on line 3, which holds first.color.
+    color = next(c for f in game.factories for c in f if c != first.color)
+    source = next(n for n, f in enumerate(game.factories, 1) if color in f)
+    wrong = game.copy()
+    board = wrong.boards[0]
+    count = wrong.factories[source - 1][color]
+    wrong.push(Take(source, color, FLOOR))
+    board.floor = board.floor[:-count] if count else board.floor
+    board.line_colors[2] = color
+    board.line_counts[2] = min(3, game.boards[0].line_counts[2] + count)
+    results = show(tracker, table_observation(wrong, layout=layout), 4)
+    assert [r.code for r in results if isinstance(r, Warning)] == ["wrong-line-color"]
+    assert tracker.warnings[0].where == {"board": 0, "line": 3}
+    assert len(tracker.record.events) == 3
+    # A person may override by confirming a legal move instead.
+    assert tracker.prompt is not None
+    assert isinstance(tracker.act("confirm")[0], Accepted)
+
+
+def test_tiles_left_behind_are_reported() -> None:
+    tracker, game, layout, _sink = started(seed=2)
+    move = next(m for m in game.generate_legal_moves()
+                if m.source != CENTER and game.factories[m.source - 1][m.color] >= 2 and m.line == FLOOR)
+    game.push(move)
+    obs = table_observation(game, layout=layout)
+    # One tile of the colour stays on the factory and is missing from the floor.
+    from companion.rules.azul import COLORS
+    obs["factories"][move.source - 1]["tiles"] = [COLORS[move.color]]
+    floor = obs["boards"][0]["floor"]
+    last = max(i for i, v in enumerate(floor) if v is not None)
+    floor[last] = None
+    results = show(tracker, obs, 4)
+    assert [r.code for r in results if isinstance(r, Warning)] == ["tiles-left-behind"]
+    assert results[0].where == {"factory": move.source}
+    assert len(tracker.record.events) == 1
+
+
+def test_an_impossible_refill_is_answered_with_the_nearest_draws() -> None:
+    layout = random_layout(2, random.Random(1))
+    game = Game(2)
+    # Late in a game the bag is short of a colour: take out most of the blue.
+    game.bag = [2, 20, 20, 20, 20]
+    game.lid = [0, 0, 0, 0, 0]
+    tracker = Tracker(Record(["Ann", "Bo"]))
+    tracker.game = game.copy()
+    show(tracker, table_observation(game, layout=layout))
+    refill = Refill(((0, 0, 1, 1), (2, 2, 3, 3), (4, 4, 1, 2), (3, 3, 4, 4), (1, 2, 3, 4)))
+    shown = game.copy()
+    shown.push(refill)
+    obs = table_observation(shown, layout=layout)
+    obs["factories"][4]["tiles"][0] = "blue"  # a yellow read as blue: 3 blue, the bag has 2
+    results = show(tracker, obs, 4)
+    prompt = next(r for r in results if isinstance(r, Prompt))
+    truth = Refill(tuple(tuple(sorted(f)) for f in refill.factories))
+    assert truth in prompt.candidates and prompt.player is None
+    assert not any(isinstance(r, Accepted) for r in results)
+
+    hopeless = copy.deepcopy(obs)
+    for factory in hopeless["factories"]:
+        factory["tiles"] = ["blue"] * 4
+    other = Tracker(Record(["Ann", "Bo"]))
+    other.game = game.copy()
+    show(other, table_observation(game, layout=layout))
+    results = show(other, hopeless, 4)
+    assert [r.code for r in results if isinstance(r, Warning)] == ["impossible-refill"]
+
+
+def test_a_bad_frame_is_a_warning_not_a_crash() -> None:
+    tracker, _game, _layout, _sink = started()
+    results = tracker.observe({"format": "azul-observation/1", "boards": "nope"})
+    assert [r.code for r in results] == ["unreadable"]
+    assert len(tracker.record.events) == 1
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_noisy_games_end_with_the_true_scores(seed: int) -> None:
+    played = game_stream(2, "colored", seed, LEVELS["0.5%"])
+    truth = [Refill(tuple(tuple(sorted(f)) for f in e.factories)) if isinstance(e, Refill) else e
+             for e in played.record.events]
+    tracker = Tracker(Record(list(played.record.players)), Sink())
+
+    def answer(results: list) -> None:
+        for r in results:
+            if isinstance(r, Prompt):
+                want = truth[len(tracker.record.events)]
+                if want in r.candidates:
+                    while tracker.prompt.candidates[tracker.prompt.selected] != want:
+                        tracker.act("next")
+                    answer(tracker.act("confirm"))
+                    return
+
+    for line in played.lines[1:]:
+        if "observation" in line:
+            answer(tracker.observe(line["observation"]))
+    assert [b.score for b in tracker.game.boards] == [b.score for b in played.game.boards]
