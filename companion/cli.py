@@ -20,6 +20,7 @@ COMMANDS = (
     "companion.commands.track",
     "companion.commands.config",
     "companion.commands.recognize",
+    "companion.commands.run",
 )
 
 

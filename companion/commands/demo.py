@@ -1,45 +1,74 @@
-"""`azul-companion demo`: bots play a simulated table; until the display lands, in the terminal."""
+"""`azul-companion demo`: bots play a simulated table; the companion reads it back and shows it.
+
+In a window by default; ``--headless --frames DIR`` writes PNG screenshots instead (no display
+needed: SDL's dummy driver does).
+"""
 
 from __future__ import annotations
 
 import argparse
-import random
+import os
+import sys
+from pathlib import Path
 
-from companion.explain import explain
 from companion.i18n import _
-from companion.rules.azul import OVER, REFILL, Game
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("demo", help=_("watch bots play a simulated table"),
-                                   description=_("Bots play a game of Azul on a simulated table."))
+                                   description=_("Bots play a game of Azul on a simulated table; "
+                                                 "the companion reads it back and shows it."))
     parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     parser.add_argument("--variant", default="colored", choices=("colored", "grey"))
-    parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--seed", type=int, default=None, help=_("seed of the bag draws and the bots"))
+    parser.add_argument("--size", type=size, default=(800, 480), metavar="WxH",
+                        help=_("window or screenshot size (default 800x480)"))
+    parser.add_argument("--fullscreen", action="store_true", help=_("fill the screen"))
+    parser.add_argument("--pace", type=float, default=1.2, metavar="SECONDS",
+                        help=_("seconds between moves (default 1.2)"))
+    parser.add_argument("--table", default="camera", choices=("camera", "true"),
+                        help=_("camera: render each frame and recognise it (default); "
+                               "true: a perfect recogniser, faster"))
+    parser.add_argument("--headless", action="store_true", help=_("no window: write PNG screenshots"))
+    parser.add_argument("--frames", type=Path, metavar="DIR", help=_("folder for the screenshots"))
+    parser.add_argument("--turns", type=int, default=None, metavar="N",
+                        help=_("stop after N moves (default: the end of the game)"))
     parser.set_defaults(func=run)
 
 
+def size(text: str) -> tuple[int, int]:
+    try:
+        width, height = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(_("not a size like 800x480: {text!r}").format(text=text)) from None
+    if not (200 <= width <= 8000 and 200 <= height <= 8000):
+        raise argparse.ArgumentTypeError(_("size {text} is out of range").format(text=text))
+    return width, height
+
+
 def run(args: argparse.Namespace) -> int:
-    rng = random.Random(args.seed)
-    game = Game(args.players, args.variant)
-    shown = 0
-    while game.phase != OVER and game.round < 50:
-        if game.phase == REFILL:
-            refill = game.draw_refill(rng)
-            game.push(refill)
-            print(_("Round {n}: factories {tiles}").format(n=game.round, tiles=refill))
-            continue
-        seat = game.turn
-        move = rng.choice(game.generate_legal_moves())
-        game.push(move)
-        print("  " + _("Player {n}: {move}").format(n=seat, move=move))
-        for item in game.scoring[shown:]:
-            print("    " + _("Player {n}").format(n=item.player) + ": " + explain(item))
-        shown = len(game.scoring)
-        if game.round_scores and game.phase != "drafting":
-            print("  " + _("Scores: {scores}").format(scores=game.round_scores[-1]))
-    outcome = game.outcome()
-    if outcome:
-        print(_("Final scores {scores}; winner(s): {winners}").format(
-            scores=list(outcome.scores), winners=list(outcome.winners)))
-    return 0
+    if args.headless and args.frames is None:
+        print(_("demo: --headless needs --frames DIR"), file=sys.stderr)
+        return 2
+    if args.turns is not None and args.turns < 0:
+        print(_("demo: --turns must be 0 or more"), file=sys.stderr)
+        return 2
+    if args.headless:
+        try:
+            args.frames.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            print(_("demo: cannot make {path}: {reason}").format(path=args.frames, reason=error.strerror),
+                  file=sys.stderr)
+            return 2
+        os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+        os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    # pygame loads only now, after the driver is chosen.
+    from companion.ui.demo import headless_demo, window_demo
+
+    if args.headless:
+        frames = headless_demo(args.frames, players=args.players, variant=args.variant, seed=args.seed,
+                               size=args.size, turns=args.turns, table=args.table)
+        print(_("{n} screenshots in {path}").format(n=len(frames), path=args.frames))
+        return 0
+    return window_demo(players=args.players, variant=args.variant, seed=args.seed, size=args.size,
+                       pace=args.pace, fullscreen=args.fullscreen, table=args.table)

@@ -27,11 +27,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     # Imported here so that other subcommands start without building the recogniser's tables.
-    import cv2  # noqa: PLC0415
+    import cv2
 
-    from vision.debug import overlay  # noqa: PLC0415
-    from vision.io import ImageError, load_image  # noqa: PLC0415
-    from vision.recognize import analyse  # noqa: PLC0415
+    from vision.debug import overlay
+    from vision.io import ImageError, load_image
+    from vision.recognize import analyse
 
     if args.debug_dir is not None:
         try:

@@ -1,0 +1,80 @@
+"""`azul-companion run`: the companion at a real table (camera -> vision -> tracker -> display).
+
+Starts on the setup screen. Under systemd it reports READY once the first frame is shown and
+feeds the watchdog from the render loop, so a frozen screen gets the service restarted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import sys
+from typing import Any
+
+from companion.commands.demo import size
+from companion.i18n import _
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("run", help=_("watch a real table with the camera"),
+                                   description=_("Watch a real game through the camera and keep the score."))
+    parser.add_argument("--camera", default="auto", metavar="NAME",
+                        help=_("auto, picamera2, opencv[:DEVICE], replay:PATH or synthetic (default auto)"))
+    parser.add_argument("--size", type=size, default=(800, 480), metavar="WxH",
+                        help=_("window size when not full screen (default 800x480)"))
+    parser.add_argument("--window", action="store_true", help=_("a window instead of the full screen"))
+    parser.add_argument("--idle", type=float, default=300.0, metavar="SECONDS",
+                        help=_("show the idle screen after so long without a touch (default 300)"))
+    parser.add_argument("--no-buttons", action="store_true", help=_("do not use GPIO buttons"))
+    parser.set_defaults(func=run)
+
+
+def find_recogniser() -> Any:
+    """vision's recogniser (frame -> azul-observation/1), or None until it is written."""
+    if importlib.util.find_spec("vision.recognize") is None:
+        return None
+    return importlib.import_module("vision.recognize").recognize
+
+
+def run(args: argparse.Namespace) -> int:
+    from hardware.camera import CameraError, ReconnectingCamera, make_camera
+    from hardware.notify import Notifier
+
+    try:
+        camera = ReconnectingCamera(make_camera(args.camera))
+    except CameraError as error:
+        print(_("run: {error}").format(error=error), file=sys.stderr)
+        return 2
+    if args.idle <= 0:
+        print(_("run: --idle must be more than 0 seconds"), file=sys.stderr)
+        return 2
+    from companion.ui.app import App, run_window
+    from companion.ui.demo import make_reader
+    from companion.ui.live import LivePipeline
+    from companion.ui.screens.base import Settings
+    from companion.ui.screens.setup import SetupScreen, default_names
+
+    buttons = None
+    if not args.no_buttons:
+        from hardware.buttons import open_buttons
+        buttons, problem = open_buttons()
+        if buttons is not None:
+            buttons.start()
+        elif problem:
+            print(problem, file=sys.stderr)
+    recognise = find_recogniser()
+
+    def session(settings: Settings) -> LivePipeline:
+        players = len(settings.names)
+        read = None if recognise is None else (lambda frame: recognise(frame, players))
+        return LivePipeline(settings, camera, read, make_reader(settings))
+
+    app = App(args.size, session, Settings(default_names(2)), period=0.03, idle_after=args.idle,
+              buttons=buttons)
+    try:
+        return run_window(app, fullscreen=not args.window, notifier=Notifier(),
+                          first=lambda: app.push(SetupScreen(app.settings)))
+    finally:
+        if buttons is not None:
+            buttons.close()

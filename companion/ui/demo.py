@@ -1,0 +1,301 @@
+"""The demo: bots play a simulated table and the companion reads it back.
+
+Three stages, each swappable::
+
+    bots play the true Game  ->  table stage: frames and observations  ->  reader: the tracker
+
+- The table stage (:class:`TableStage`) turns each still table after an event into
+  :class:`Sight` objects (an observation, and the camera frame it came from, if any), as many
+  as the tracker needs to see a still table. :class:`CameraTable` renders each frame with
+  vision/synth and reads it with the real recogniser (vision/recognize.py);
+  :class:`TrueTable` is the perfect recogniser of companion.sim (no frame: the display then
+  draws a top view in the camera's corner). :func:`table_stage` picks one by name.
+- The reader is the tracker of tracker-contract.md (:class:`TrackerReader`); tests pass a
+  fake with the same fields.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+
+from companion.bots import GreedyBot
+from companion.rules.azul import COLORS, FACTORIES, MARKER, OVER, REFILL, Event, Game
+from companion.sim.table import still_states, table_observation
+from companion.ui.screens.base import Settings
+from companion.ui.screens.setup import default_names
+from companion.ui.view import TableView, build_view
+
+log = logging.getLogger(__name__)
+
+THUMBNAIL_WIDTH = 320
+STAGES = ("camera", "true")
+
+
+@dataclass(frozen=True)
+class Sight:
+    """One frame as the tracker gets it: an azul-observation/1, and the picture if there is one."""
+
+    observation: dict
+    frame: np.ndarray | None = None  # BGR, as cameras deliver
+
+
+class TableStage(Protocol):
+    def look(self, states: list[Game]) -> list[Sight]:
+        """The frames a camera sees of each still table in ``states``, in order."""
+        ...
+
+
+class TrueTable:
+    """A perfect camera and recogniser: each still table's true observation, ``frames`` times."""
+
+    def __init__(self, frames: int = 3) -> None:
+        self.frames = frames
+
+    def look(self, states: list[Game]) -> list[Sight]:
+        return [Sight(table_observation(state)) for state in states for _frame in range(self.frames)]
+
+
+class CameraTable:
+    """Frames drawn by the synthetic renderer and read back by the recogniser, as at a real table."""
+
+    def __init__(self, players: int, seed: int | None, frames: int = 3,
+                 size: tuple[int, int] = (1280, 720)) -> None:
+        from vision.synth import Conditions, Layout  # noqa: PLC0415  (the renderer loads only when used)
+
+        self.players = players
+        self.frames = frames
+        self.rng = np.random.default_rng(seed)
+        layout = Layout.around_table(players, FACTORIES[players], self.rng)
+        self.conditions = Conditions(width=size[0], height=size[1], layout=layout)
+
+    def look(self, states: list[Game]) -> list[Sight]:
+        from vision.recognize import recognize  # noqa: PLC0415
+        from vision.synth import render_table  # noqa: PLC0415
+
+        sights = []
+        for state in states:
+            content = table_content(state)
+            for _frame in range(self.frames):
+                frame, _truth = render_table(content, self.conditions, self.rng)
+                sights.append(Sight(recognize(frame, self.players), frame))
+        return sights
+
+
+def table_content(game: Game) -> Any:
+    """What lies on the table in ``game``, as the renderer's scene."""
+    from vision.synth import BoardContent, TableContent  # noqa: PLC0415
+
+    def name(color: int) -> str:
+        return "marker" if color == MARKER else COLORS[color]
+
+    boards = tuple(BoardContent(
+        side=game.variant,
+        lines=tuple((COLORS[c] if n else None, n) for c, n in zip(b.line_colors, b.line_counts, strict=True)),
+        floor=tuple(name(c) for c in b.floor) + (None,) * (7 - len(b.floor)),
+        wall=tuple(tuple(COLORS[c] if c >= 0 else None for c in b.wall[r * 5:r * 5 + 5]) for r in range(5)),
+        score=min(b.score, 999)) for b in game.boards)
+    factories = tuple(tuple(COLORS[c] for c in sorted(f) for _n in range(f[c])) for f in game.factories)
+    return TableContent(boards, factories, {COLORS[c]: n for c, n in game.center.items() if n},
+                        game.center_marker)
+
+
+def table_stage(name: str, players: int, seed: int | None) -> TableStage:
+    """The demo's table stage: "camera" (render -> recognise) or "true" (a perfect recogniser)."""
+    if name == "camera":
+        return CameraTable(players, seed)
+    if name == "true":
+        return TrueTable()
+    raise ValueError(f"unknown table stage {name!r}; one of {', '.join(STAGES)}")
+
+
+class Reader(Protocol):
+    """The tracker's side of the contract that the display reads."""
+
+    game: Game
+    prompt: Any
+    warnings: tuple
+    last: Any
+
+    def read(self, sights: list[Sight]) -> list: ...
+
+    def act(self, action: str) -> list: ...
+
+
+class TrackerReader:
+    """The tracker of tracker-contract.md, fed every sight in turn."""
+
+    def __init__(self, tracker: Any) -> None:
+        self.tracker = tracker
+
+    game = property(lambda self: self.tracker.game)
+    prompt = property(lambda self: self.tracker.prompt)
+    warnings = property(lambda self: self.tracker.warnings)
+    last = property(lambda self: self.tracker.last)
+
+    def read(self, sights: list[Sight]) -> list:
+        outcomes = []
+        for sight in sights:
+            outcomes.extend(self.tracker.observe(sight.observation))
+        return outcomes
+
+    def act(self, action: str) -> list:
+        return self.tracker.act(action)
+
+
+def make_reader(settings: Settings) -> Reader:
+    from companion.rules.azul_record import Record  # noqa: PLC0415
+    from companion.tracker import Tracker  # noqa: PLC0415
+
+    return TrackerReader(Tracker(Record(list(settings.names), settings.variant)))
+
+
+def thumbnail(frame: np.ndarray | None, width: int = THUMBNAIL_WIDTH) -> np.ndarray | None:
+    """A small RGB copy of a BGR frame for the display's corner."""
+    if frame is None:
+        return None
+    step = max(1, frame.shape[1] // width)
+    return np.ascontiguousarray(frame[::step, ::step, ::-1])
+
+
+class DemoPipeline:
+    """Bots play ``settings`` on a true Game; the stage and the reader show what the companion sees.
+
+    The simulated players behave as people at a companion's table do: while it asks, each
+    step answers (Next until the true move is highlighted, then Confirm); while it has not
+    caught up with the table, they wait and the camera keeps looking (up to ``patience``
+    steps; then play goes on and the screen shows what the tracker believes).
+    """
+
+    def __init__(self, settings: Settings, seed: int | None = None, stage: TableStage | None = None,
+                 reader: Reader | None = None, patience: int = 4) -> None:
+        self.settings = settings
+        self.rng = random.Random(seed)
+        self.game = Game(len(settings.names), settings.variant)
+        self.bot = GreedyBot(self.rng)
+        self.stage = stage if stage is not None else table_stage("camera", len(settings.names), seed)
+        self.reader = reader if reader is not None else make_reader(settings)
+        self.patience = patience
+        self.truth: Event | None = None
+        self.turns = 0
+        self.waited = 0
+        self.frame: np.ndarray | None = None
+
+    def first(self) -> TableView:
+        return self._view()
+
+    def step(self) -> TableView | None:
+        if self.reader.prompt is not None and self._answer():
+            return self._view()
+        if self.reader.game != self.game and self.waited < self.patience:
+            self.waited += 1
+            self._show([self.game])
+            return self._view()
+        self.waited = 0
+        if self.game.phase == OVER:
+            return None
+        if self.game.phase == REFILL:
+            event: Event = self.game.draw_refill(self.rng)
+        else:
+            event = self.bot.choose(self.game)
+            self.turns += 1
+        before = self.game.copy()
+        self.game.push(event)
+        self.truth = event
+        self._show(still_states(before, event))
+        return self._view()
+
+    def act(self, action: str) -> TableView | None:
+        self.reader.act(action)
+        return self._view()
+
+    def close(self) -> None:
+        """Nothing to let go of: the simulated table holds no device."""
+
+    def _show(self, states: list[Game]) -> None:
+        sights = self.stage.look(states)
+        if sights and sights[-1].frame is not None:
+            self.frame = thumbnail(sights[-1].frame)
+        self.reader.read(sights)
+
+    def _answer(self) -> bool:
+        """Answer the tracker's question as the players would; False if the true move is not offered."""
+        prompt = self.reader.prompt
+        candidates = list(prompt.candidates)
+        if self.truth not in candidates:
+            log.info("the tracker asks without the true move %s among %s", self.truth, candidates)
+            return False
+        if candidates.index(self.truth) != prompt.selected:
+            self.reader.act("next")
+        else:
+            self.reader.act("confirm")
+        return True
+
+    def _view(self) -> TableView:
+        reader = self.reader
+        return build_view(reader.game, self.settings.names, prompt=reader.prompt,
+                          warnings=reader.warnings, last=reader.last, frame=self.frame)
+
+
+
+def demo_app(settings: Settings, size: tuple[int, int], *, seed: int | None, threaded: bool,
+             pace: float, table: str = "camera") -> tuple[Any, list[DemoPipeline]]:
+    """An app whose games are played by bots; also returns the pipelines it made (newest last)."""
+    from companion.ui.app import App  # noqa: PLC0415  (the app imports this module's siblings)
+
+    made: list[DemoPipeline] = []
+
+    def session(chosen: Settings) -> DemoPipeline:
+        # Each new game draws differently, but the whole run stays reproducible from --seed.
+        game_seed = None if seed is None else seed + len(made)
+        pipeline = DemoPipeline(chosen, game_seed, table_stage(table, len(chosen.names), game_seed))
+        made.append(pipeline)
+        return pipeline
+
+    app = App(size, session, settings, threaded=threaded, pace=pace, round_seconds=6.0, end_seconds=15.0)
+    return app, made
+
+
+def headless_demo(folder: Path, *, players: int = 2, variant: str = "colored", seed: int | None = None,
+                  size: tuple[int, int] = (800, 480), turns: int | None = None,
+                  pace: float = 1.0, table: str = "camera") -> list[Path]:
+    """Play and write a screenshot whenever the screen changes, until ``turns`` moves or the end."""
+    import pygame  # noqa: PLC0415
+
+    from companion.ui.app import save_frame  # noqa: PLC0415
+    from companion.ui.screens.end import EndScreen  # noqa: PLC0415
+
+    pygame.font.init()
+    settings = Settings(default_names(players), variant)
+    app, made = demo_app(settings, size, seed=seed, threaded=False, pace=pace, table=table)
+    surface = pygame.Surface(size)
+    frames: list[Path] = []
+    app.start(settings)
+    limit = turns if turns is not None else 10_000
+    steps = 0
+    while len(frames) < 5_000:
+        if app.dirty:
+            app.draw(surface)
+            frames.append(save_frame(surface, folder, len(frames)))
+        pipeline = made[-1]
+        done = pipeline.turns >= limit and pipeline.reader.prompt is None
+        if done or isinstance(app.top, EndScreen) or steps > 20_000:
+            break
+        app.advance(pace)
+        steps += 1
+    return frames
+
+
+def window_demo(*, players: int = 2, variant: str = "colored", seed: int | None = None,
+                size: tuple[int, int] = (800, 480), pace: float = 1.2, fullscreen: bool = False,
+                table: str = "camera") -> int:
+    from companion.ui.app import run_window  # noqa: PLC0415
+
+    settings = Settings(default_names(players), variant)
+    app, _made = demo_app(settings, size, seed=seed, threaded=True, pace=pace, table=table)
+    return run_window(app, fullscreen=fullscreen, first=lambda: app.start(settings))

@@ -1,0 +1,1 @@
+"""Screens: small objects on a stack (enter, exit, handle, update, draw)."""

@@ -1,0 +1,226 @@
+"""The demo's stages, the live pipeline's failures, and the commands that run them."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+from dataclasses import dataclass
+
+import numpy as np
+import pygame
+import pytest
+
+from companion.cli import main
+from companion.rules.azul import OVER, Game, Take
+from companion.ui.demo import DemoPipeline, Sight, TrackerReader, TrueTable, table_content, thumbnail
+from companion.ui.live import LivePipeline
+from companion.ui.screens.base import Settings
+
+SETTINGS = Settings(("Ada", "Bo"))
+
+
+@dataclass(frozen=True)
+class Prompt:
+    candidates: tuple
+    selected: int
+    player: int | None
+
+
+class FakeTracker:
+    """The contract's fields. It applies each new state's event only once told (ask=True: it asks)."""
+
+    def __init__(self, truth: Game, ask: bool = False) -> None:
+        self.truth = truth
+        self.game = Game(truth.players, truth.variant)
+        self.prompt = None
+        self.warnings = ()
+        self.last = None
+        self.ask = ask
+        self.seen: list[dict] = []
+        self.acted: list[str] = []
+        self.pending = None
+
+    def observe(self, observation):
+        self.seen.append(observation)
+        return []
+
+    def act(self, action):
+        self.acted.append(action)
+        if action == "next":
+            self.prompt = Prompt(self.prompt.candidates, (self.prompt.selected + 1) % 2, self.prompt.player)
+        elif action == "confirm":
+            self.game.push(self.prompt.candidates[self.prompt.selected])
+            self.prompt = None
+        return []
+
+
+def test_true_table_feeds_the_tracker_three_frames_of_each_still_table():
+    pipeline = DemoPipeline(SETTINGS, seed=1, stage=TrueTable(), reader=None)
+    pipeline.step()  # the refill
+    fake = FakeTracker(pipeline.game)
+    pipeline.reader = TrackerReader(fake)
+    fake.game = pipeline.game.copy()
+    pipeline.step()
+    assert len(fake.seen) == 3
+    assert fake.seen[0]["format"] == "azul-observation/1"
+    assert fake.seen[0] == fake.seen[2]
+
+
+def test_demo_players_answer_the_trackers_question_with_the_true_move():
+    pipeline = DemoPipeline(SETTINGS, seed=2, stage=TrueTable())
+    pipeline.step()  # refill, read by the real tracker
+    fake = FakeTracker(pipeline.game)
+    fake.game = pipeline.game.copy()
+    pipeline.reader = TrackerReader(fake)
+    pipeline.step()  # a take
+    truth = pipeline.truth
+    other = next(m for m in fake.game.generate_legal_moves() if m != truth)
+    fake.prompt = Prompt((truth, other), 1, 0)
+    pipeline.step()
+    pipeline.step()
+    assert fake.acted == ["next", "confirm"]
+    assert fake.game == pipeline.game
+
+
+def test_demo_waits_for_a_tracker_behind_the_table_then_plays_on():
+    pipeline = DemoPipeline(SETTINGS, seed=3, stage=TrueTable(), patience=2)
+    pipeline.step()
+    fake = FakeTracker(pipeline.game)  # never catches up by itself
+    pipeline.reader = TrackerReader(fake)
+    turns = pipeline.turns
+    pipeline.step()
+    pipeline.step()
+    assert pipeline.turns == turns  # two steps of looking again
+    pipeline.step()
+    assert pipeline.turns == turns + 1
+
+
+def test_true_table_and_real_tracker_play_a_whole_game():
+    pipeline = DemoPipeline(Settings(("A", "B", "C")), seed=5, stage=TrueTable())
+    view = pipeline.first()
+    for _step in range(400):
+        if pipeline.game.phase == OVER and pipeline.reader.game == pipeline.game:
+            break
+        view = pipeline.step() or view
+    assert pipeline.reader.game == pipeline.game
+    assert view.ending is not None
+    assert view.ending.outcome.scores == tuple(b.score for b in pipeline.game.boards)
+
+
+def test_table_content_is_what_the_renderer_draws():
+    game = Game(2)
+    pipeline = DemoPipeline(SETTINGS, seed=4, stage=TrueTable())
+    pipeline.step()
+    pipeline.step()
+    game = pipeline.game
+    content = table_content(game)
+    assert len(content.boards) == 2
+    assert sum(len(f) for f in content.factories) + sum(content.center_tiles.values()) == game.on_table
+    assert content.center_marker == game.center_marker
+
+
+def test_thumbnail_is_small_rgb():
+    frame = np.zeros((720, 1280, 3), np.uint8)
+    frame[..., 0] = 200  # blue in BGR
+    small = thumbnail(frame)
+    assert small.shape[1] <= 320 and small.flags["C_CONTIGUOUS"]
+    assert tuple(small[0, 0]) == (0, 0, 200)
+
+
+class Camera:
+    def __init__(self, frames):
+        self.frames = list(frames)
+        self.status = None
+        self.opened = self.closed = False
+        self.description = "fake"
+
+    def open(self):
+        self.opened = True
+
+    def read(self):
+        frame = self.frames.pop(0) if self.frames else None
+        if frame is None:
+            self.status = "Camera not available: no camera found. Trying again in 1 s."
+        return frame
+
+    def close(self):
+        self.closed = True
+
+
+class Reader:
+    def __init__(self):
+        self.game = Game(2)
+        self.prompt = None
+        self.warnings = ()
+        self.last = None
+        self.read_sights: list[Sight] = []
+
+    def read(self, sights):
+        self.read_sights += sights
+        return []
+
+    def act(self, action):
+        return []
+
+
+def test_live_pipeline_shows_a_missing_camera_and_goes_on():
+    camera = Camera([None, None])
+    pipeline = LivePipeline(SETTINGS, camera, None, Reader())
+    pipeline.first()
+    view = pipeline.step()
+    assert "Camera not available" in view.status
+    assert pipeline.step() is None  # nothing new to show
+    pipeline.close()
+    assert camera.opened and camera.closed
+
+
+def test_live_pipeline_skips_a_bad_frame():
+    frame = np.zeros((480, 640, 3), np.uint8)
+
+    def recognise(image):
+        if image.sum() == 0:
+            raise ValueError("the frame is black")
+        return {"format": "azul-observation/1"}
+
+    reader = Reader()
+    pipeline = LivePipeline(SETTINGS, Camera([frame, frame + 1]), recognise, reader)
+    pipeline.first()
+    view = pipeline.step()
+    assert view.status == "Could not read this frame: the frame is black"
+    assert view.frame is not None
+    view = pipeline.step()
+    assert view.status is None
+    assert len(reader.read_sights) == 1
+
+
+def test_demo_command_writes_screenshots(tmp_path):
+    folder = tmp_path / "frames"
+    status = main(["demo", "--headless", "--frames", str(folder), "--turns", "3", "--table", "true",
+                   "--seed", "1", "--size", "1024x600"])
+    assert status == 0
+    frames = sorted(folder.glob("frame-*.png"))
+    assert len(frames) >= 4  # the empty table, the refill, three moves
+    image = pygame.image.load(str(frames[-1]))
+    assert image.get_size() == (1024, 600)
+
+
+@pytest.mark.parametrize("argv", [["demo", "--headless"],
+                                  ["demo", "--headless", "--frames", "x", "--turns", "-1"]])
+def test_demo_command_refuses_bad_arguments(argv, capsys):
+    assert main(argv) == 2
+    assert "demo:" in capsys.readouterr().err
+
+
+def test_run_command_refuses_an_unknown_camera(capsys):
+    assert main(["run", "--camera", "telescope"]) == 2
+    assert "telescope" in capsys.readouterr().err
+
+
+def test_moves_of_the_sample_are_takes():
+    pipeline = DemoPipeline(SETTINGS, seed=6, stage=TrueTable())
+    pipeline.step()
+    view = pipeline.step()
+    assert all(isinstance(o.move, Take) for g in view.moves for o in g.options)
