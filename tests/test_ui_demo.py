@@ -207,6 +207,27 @@ def test_demo_command_writes_screenshots(tmp_path):
     assert image.get_size() == (1024, 600)
 
 
+def test_demo_without_a_screen_writes_screenshots_and_says_where(tmp_path, monkeypatch, capsys):
+    from companion.commands import demo as demo_command
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(demo_command, "has_screen", lambda: False)
+    assert main(["demo", "--turns", "2", "--table", "true", "--seed", "2"]) == 0
+    assert "demo-frames" in capsys.readouterr().err
+    assert len(list((tmp_path / "demo-frames").glob("frame-*.png"))) >= 3
+
+
+def test_without_a_display_sdl_offers_no_screen(monkeypatch):
+    from companion.commands.demo import has_screen
+
+    monkeypatch.delenv("SDL_VIDEODRIVER", raising=False)
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    assert has_screen() is False
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    assert has_screen() is True, "a driver the user chose is taken at its word"
+
+
 @pytest.mark.parametrize("argv", [["demo", "--headless"],
                                   ["demo", "--headless", "--frames", "x", "--turns", "-1"]])
 def test_demo_command_refuses_bad_arguments(argv, capsys):

@@ -65,6 +65,12 @@ def run(args: argparse.Namespace) -> int:
     # pygame loads only now, after the driver is chosen.
     from companion.ui.demo import headless_demo, window_demo
 
+    if not args.headless and not has_screen():
+        args.headless = True
+        args.frames = args.frames or Path("demo-frames")
+        args.frames.mkdir(parents=True, exist_ok=True)
+        print(_("No screen here: the demo writes what it would show as PNG screenshots to {path}/").format(
+            path=args.frames), file=sys.stderr)
     if args.headless:
         frames = headless_demo(args.frames, players=args.players, variant=args.variant, seed=args.seed,
                                size=args.size, turns=args.turns, table=args.table)
@@ -72,3 +78,21 @@ def run(args: argparse.Namespace) -> int:
         return 0
     return window_demo(players=args.players, variant=args.variant, seed=args.seed, size=args.size,
                        pace=args.pace, fullscreen=args.fullscreen, table=args.table)
+
+
+def has_screen() -> bool:
+    """Whether SDL finds a real display; without one it falls back to an invisible one.
+
+    A driver the user chose (SDL_VIDEODRIVER) is taken at its word.
+    """
+    if os.environ.get("SDL_VIDEODRIVER"):
+        return True
+    import pygame
+
+    try:
+        pygame.display.init()
+        return pygame.display.get_driver() not in ("offscreen", "dummy")
+    except pygame.error:
+        return False
+    finally:
+        pygame.display.quit()
