@@ -21,6 +21,7 @@ COMMANDS = (
     "companion.commands.config",
     "companion.commands.recognize",
     "companion.commands.run",
+    "companion.commands.history",
 )
 
 

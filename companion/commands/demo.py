@@ -33,6 +33,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--frames", type=Path, metavar="DIR", help=_("folder for the screenshots"))
     parser.add_argument("--turns", type=int, default=None, metavar="N",
                         help=_("stop after N moves (default: the end of the game)"))
+    parser.add_argument("--state-dir", type=Path, metavar="DIR",
+                        help=_("keep the game here event by event and resume it after a crash"))
+    parser.add_argument("--events", action="store_true",
+                        help=_("with --state-dir: print each accepted event as a JSON line once it is safe"))
     parser.set_defaults(func=run)
 
 
@@ -62,8 +66,18 @@ def run(args: argparse.Namespace) -> int:
             return 2
         os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
         os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    if args.events and args.state_dir is None:
+        print(_("demo: --events needs --state-dir DIR"), file=sys.stderr)
+        return 2
     # pygame loads only now, after the driver is chosen.
-    from companion.ui.demo import headless_demo, window_demo
+    from companion.store import StoreError
+    from companion.ui.demo import Keeping, headless_demo, window_demo
+
+    try:
+        keeping = Keeping.open(args.state_dir, echo=args.events) if args.state_dir else None
+    except (StoreError, OSError) as error:
+        print(_("demo: {path}: {error}").format(path=args.state_dir, error=error), file=sys.stderr)
+        return 2
 
     if not args.headless and not has_screen():
         args.headless = True
@@ -73,11 +87,12 @@ def run(args: argparse.Namespace) -> int:
             path=args.frames), file=sys.stderr)
     if args.headless:
         frames = headless_demo(args.frames, players=args.players, variant=args.variant, seed=args.seed,
-                               size=args.size, turns=args.turns, table=args.table)
-        print(_("{n} screenshots in {path}").format(n=len(frames), path=args.frames))
+                               size=args.size, turns=args.turns, table=args.table, keeping=keeping)
+        print(_("{n} screenshots in {path}").format(n=len(frames), path=args.frames),
+              file=sys.stderr if args.events else sys.stdout)
         return 0
     return window_demo(players=args.players, variant=args.variant, seed=args.seed, size=args.size,
-                       pace=args.pace, fullscreen=args.fullscreen, table=args.table)
+                       pace=args.pace, fullscreen=args.fullscreen, table=args.table, keeping=keeping)
 
 
 def has_screen() -> bool:

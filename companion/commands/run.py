@@ -10,6 +10,7 @@ import argparse
 import importlib
 import importlib.util
 import sys
+from pathlib import Path
 from typing import Any
 
 from companion.commands.demo import size
@@ -27,6 +28,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--idle", type=float, default=300.0, metavar="SECONDS",
                         help=_("show the idle screen after so long without a touch (default 300)"))
     parser.add_argument("--no-buttons", action="store_true", help=_("do not use GPIO buttons"))
+    parser.add_argument("--state-dir", type=Path, metavar="DIR",
+                        help=_("where the game in progress and finished games are kept "
+                               "(default: from the configuration)"))
+    parser.add_argument("--config", type=Path, metavar="FILE", help=_("configuration file"))
     parser.set_defaults(func=run)
 
 
@@ -49,11 +54,25 @@ def run(args: argparse.Namespace) -> int:
     if args.idle <= 0:
         print(_("run: --idle must be more than 0 seconds"), file=sys.stderr)
         return 2
+    from companion.commands.history import state_dir
+    from companion.config import ConfigError
+    from companion.results import FileResults
+    from companion.session import resume_game, start_game
+    from companion.store import GameStore, StoreError
     from companion.ui.app import App, run_window
     from companion.ui.demo import make_reader
     from companion.ui.live import LivePipeline
     from companion.ui.screens.base import Settings
     from companion.ui.screens.setup import SetupScreen, default_names
+
+    try:
+        store = GameStore(state_dir(args))
+        resumption = resume_game(store)
+    except (ConfigError, StoreError, OSError) as error:
+        print(_("run: {error}").format(error=error), file=sys.stderr)
+        return 2
+    for message in resumption.messages:
+        print(message, file=sys.stderr)
 
     buttons = None
     if not args.no_buttons:
@@ -66,15 +85,26 @@ def run(args: argparse.Namespace) -> int:
     recognise = find_recogniser()
 
     def session(settings: Settings) -> LivePipeline:
+        # The unfinished game goes on first; every later one is new. Each event is on disk
+        # before the tracker moves on, and a finished game leaves through the results.
+        record, resumption.record = resumption.record, None
+        if record is None:
+            record = start_game(store, list(settings.names), settings.variant)
         players = len(settings.names)
         read = None if recognise is None else (lambda frame: recognise(frame, players))
-        return LivePipeline(settings, camera, read, make_reader(settings))
+        reader = make_reader(settings, record=record, sink=store, results=FileResults(store))
+        return LivePipeline(settings, camera, read, reader)
 
-    app = App(args.size, session, Settings(default_names(2)), period=0.03, idle_after=args.idle,
-              buttons=buttons)
+    if resumption.record is not None:
+        resumed = Settings(tuple(resumption.record.players), resumption.record.variant)
+        app = App(args.size, session, resumed, period=0.03, idle_after=args.idle, buttons=buttons)
+        first = lambda: app.start(resumed)  # noqa: E731
+    else:
+        app = App(args.size, session, Settings(default_names(2)), period=0.03, idle_after=args.idle,
+                  buttons=buttons)
+        first = lambda: app.push(SetupScreen(app.settings))  # noqa: E731
     try:
-        return run_window(app, fullscreen=not args.window, notifier=Notifier(),
-                          first=lambda: app.push(SetupScreen(app.settings)))
+        return run_window(app, fullscreen=not args.window, notifier=Notifier(), first=first)
     finally:
         if buttons is not None:
             buttons.close()

@@ -25,8 +25,12 @@ from typing import Any, Protocol
 import numpy as np
 
 from companion.bots import GreedyBot
+from companion.results import FileResults, Results
 from companion.rules.azul import COLORS, FACTORIES, MARKER, OVER, REFILL, Event, Game
+from companion.rules.azul_record import Record
+from companion.session import EchoSink, Resumption, resume_game, start_game
 from companion.sim.table import still_states, table_observation
+from companion.store import GameStore
 from companion.ui.screens.base import Settings
 from companion.ui.screens.setup import default_names
 from companion.ui.view import TableView, build_view
@@ -128,10 +132,15 @@ class Reader(Protocol):
 
 
 class TrackerReader:
-    """The tracker of tracker-contract.md, fed every sight in turn."""
+    """The tracker of tracker-contract.md, fed every sight in turn.
 
-    def __init__(self, tracker: Any) -> None:
+    With ``results``, a game the tracker sees end is handed over once (kept as a file today).
+    """
+
+    def __init__(self, tracker: Any, results: Results | None = None) -> None:
         self.tracker = tracker
+        self.results = results
+        self.published: str | None = None
 
     game = property(lambda self: self.tracker.game)
     prompt = property(lambda self: self.tracker.prompt)
@@ -142,17 +151,30 @@ class TrackerReader:
         outcomes = []
         for sight in sights:
             outcomes.extend(self.tracker.observe(sight.observation))
+        self._publish_if_over()
         return outcomes
 
     def act(self, action: str) -> list:
-        return self.tracker.act(action)
+        outcomes = self.tracker.act(action)
+        self._publish_if_over()
+        return outcomes
+
+    def _publish_if_over(self) -> None:
+        if self.results is None or self.published is not None or self.tracker.game.phase != OVER:
+            return
+        from companion.rules.azul_record import summary  # noqa: PLC0415
+
+        self.published = self.results.publish(self.tracker.record.to_json(), summary(self.tracker.game))
 
 
-def make_reader(settings: Settings) -> Reader:
-    from companion.rules.azul_record import Record  # noqa: PLC0415
+def make_reader(settings: Settings, *, record: Record | None = None, sink: Any = None,
+                results: Results | None = None) -> Reader:
+    """The real tracker, on a new game or going on with ``record``; events go to ``sink``."""
     from companion.tracker import Tracker  # noqa: PLC0415
 
-    return TrackerReader(Tracker(Record(list(settings.names), settings.variant)))
+    if record is None:
+        record = Record(list(settings.names), settings.variant)
+    return TrackerReader(Tracker(record, sink), results)
 
 
 def thumbnail(frame: np.ndarray | None, width: int = THUMBNAIL_WIDTH) -> np.ndarray | None:
@@ -173,7 +195,7 @@ class DemoPipeline:
     """
 
     def __init__(self, settings: Settings, seed: int | None = None, stage: TableStage | None = None,
-                 reader: Reader | None = None, patience: int = 4) -> None:
+                 reader: Reader | None = None, *, patience: int = 4, resume_after: int = 0) -> None:
         self.settings = settings
         self.rng = random.Random(seed)
         self.game = Game(len(settings.names), settings.variant)
@@ -185,6 +207,9 @@ class DemoPipeline:
         self.turns = 0
         self.waited = 0
         self.frame: np.ndarray | None = None
+        # A resumed game: the bots replay, unseen, what the record already holds.
+        for _event in range(resume_after):
+            self._play()
 
     def first(self) -> TableView:
         return self._view()
@@ -199,16 +224,21 @@ class DemoPipeline:
         self.waited = 0
         if self.game.phase == OVER:
             return None
+        before = self.game.copy()
+        event = self._play()
+        self._show(still_states(before, event))
+        return self._view()
+
+    def _play(self) -> Event:
+        """The next true event: a refill drawn from the bag, or the bot's move."""
         if self.game.phase == REFILL:
             event: Event = self.game.draw_refill(self.rng)
         else:
             event = self.bot.choose(self.game)
             self.turns += 1
-        before = self.game.copy()
         self.game.push(event)
         self.truth = event
-        self._show(still_states(before, event))
-        return self._view()
+        return event
 
     def act(self, action: str) -> TableView | None:
         self.reader.act(action)
@@ -243,8 +273,33 @@ class DemoPipeline:
 
 
 
+@dataclass
+class Keeping:
+    """Where the demo keeps its games: a store, what was found in it at start, and whether
+    each accepted event is also printed as a JSON line once it is safe on disk."""
+
+    store: GameStore
+    resumption: Resumption
+    echo: bool = False
+
+    @classmethod
+    def open(cls, folder: Path, echo: bool = False) -> Keeping:
+        store = GameStore(folder)
+        resumption = resume_game(store)
+        for message in resumption.messages:
+            log.warning("%s", message)
+        return cls(store, resumption, echo)
+
+    def settings(self, players: int, variant: str) -> Settings:
+        record = self.resumption.record
+        if record is None:
+            return Settings(default_names(players), variant)
+        return Settings(tuple(record.players), record.variant)
+
+
 def demo_app(settings: Settings, size: tuple[int, int], *, seed: int | None, threaded: bool,
-             pace: float, table: str = "camera") -> tuple[Any, list[DemoPipeline]]:
+             pace: float, table: str = "camera",
+             keeping: Keeping | None = None) -> tuple[Any, list[DemoPipeline]]:
     """An app whose games are played by bots; also returns the pipelines it made (newest last)."""
     from companion.ui.app import App  # noqa: PLC0415  (the app imports this module's siblings)
 
@@ -253,7 +308,16 @@ def demo_app(settings: Settings, size: tuple[int, int], *, seed: int | None, thr
     def session(chosen: Settings) -> DemoPipeline:
         # Each new game draws differently, but the whole run stays reproducible from --seed.
         game_seed = None if seed is None else seed + len(made)
-        pipeline = DemoPipeline(chosen, game_seed, table_stage(table, len(chosen.names), game_seed))
+        reader, resume_after = None, 0
+        if keeping is not None:
+            record = keeping.resumption.record if not made else None
+            if record is None:
+                record = start_game(keeping.store, list(chosen.names), chosen.variant)
+            resume_after = len(record.events)
+            sink = EchoSink(keeping.store) if keeping.echo else keeping.store
+            reader = make_reader(chosen, record=record, sink=sink, results=FileResults(keeping.store))
+        pipeline = DemoPipeline(chosen, game_seed, table_stage(table, len(chosen.names), game_seed),
+                                reader=reader, resume_after=resume_after)
         made.append(pipeline)
         return pipeline
 
@@ -263,7 +327,7 @@ def demo_app(settings: Settings, size: tuple[int, int], *, seed: int | None, thr
 
 def headless_demo(folder: Path, *, players: int = 2, variant: str = "colored", seed: int | None = None,
                   size: tuple[int, int] = (800, 480), turns: int | None = None,
-                  pace: float = 1.0, table: str = "camera") -> list[Path]:
+                  pace: float = 1.0, table: str = "camera", keeping: Keeping | None = None) -> list[Path]:
     """Play and write a screenshot whenever the screen changes, until ``turns`` moves or the end."""
     import pygame  # noqa: PLC0415
 
@@ -271,8 +335,8 @@ def headless_demo(folder: Path, *, players: int = 2, variant: str = "colored", s
     from companion.ui.screens.end import EndScreen  # noqa: PLC0415
 
     pygame.font.init()
-    settings = Settings(default_names(players), variant)
-    app, made = demo_app(settings, size, seed=seed, threaded=False, pace=pace, table=table)
+    settings = keeping.settings(players, variant) if keeping else Settings(default_names(players), variant)
+    app, made = demo_app(settings, size, seed=seed, threaded=False, pace=pace, table=table, keeping=keeping)
     surface = pygame.Surface(size)
     frames: list[Path] = []
     app.start(settings)
@@ -293,9 +357,9 @@ def headless_demo(folder: Path, *, players: int = 2, variant: str = "colored", s
 
 def window_demo(*, players: int = 2, variant: str = "colored", seed: int | None = None,
                 size: tuple[int, int] = (800, 480), pace: float = 1.2, fullscreen: bool = False,
-                table: str = "camera") -> int:
+                table: str = "camera", keeping: Keeping | None = None) -> int:
     from companion.ui.app import run_window  # noqa: PLC0415
 
-    settings = Settings(default_names(players), variant)
-    app, _made = demo_app(settings, size, seed=seed, threaded=True, pace=pace, table=table)
+    settings = keeping.settings(players, variant) if keeping else Settings(default_names(players), variant)
+    app, _made = demo_app(settings, size, seed=seed, threaded=True, pace=pace, table=table, keeping=keeping)
     return run_window(app, fullscreen=fullscreen, first=lambda: app.start(settings))
