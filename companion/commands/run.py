@@ -20,10 +20,11 @@ from companion.i18n import _
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("run", help=_("watch a real table with the camera"),
                                    description=_("Watch a real game through the camera and keep the score."))
-    parser.add_argument("--camera", default="auto", metavar="NAME",
-                        help=_("auto, picamera2, opencv[:DEVICE], replay:PATH or synthetic (default auto)"))
-    parser.add_argument("--size", type=size, default=(800, 480), metavar="WxH",
-                        help=_("window size when not full screen (default 800x480)"))
+    parser.add_argument("--camera", metavar="NAME",
+                        help=_("auto, picamera2, opencv[:DEVICE], replay:PATH or synthetic "
+                               "(default: from the configuration, else auto)"))
+    parser.add_argument("--size", type=size, metavar="WxH",
+                        help=_("screen size (default: from the configuration, else 800x480)"))
     parser.add_argument("--window", action="store_true", help=_("a window instead of the full screen"))
     parser.add_argument("--idle", type=float, default=300.0, metavar="SECONDS",
                         help=_("show the idle screen after so long without a touch (default 300)"))
@@ -42,20 +43,41 @@ def find_recogniser() -> Any:
     return importlib.import_module("vision.recognize").recognize
 
 
+def camera_options(config: Any, name: str) -> dict[str, Any]:
+    """The configured camera settings that the chosen backend takes."""
+    kind = name.partition(":")[0]
+    options: dict[str, Any] = {"size": (config.camera.width, config.camera.height)}
+    if kind == "picamera2":
+        options["lock"] = config.camera.lock
+    if kind == "replay":
+        options = {"fps": config.camera.replay_fps}
+    return options
+
+
 def run(args: argparse.Namespace) -> int:
+    from companion.config import ConfigError, load_config
+    from companion.i18n import set_language
     from hardware.camera import CameraError, ReconnectingCamera, make_camera
     from hardware.notify import Notifier
 
     try:
-        camera = ReconnectingCamera(make_camera(args.camera))
-    except CameraError as error:
+        config = load_config(args.config)
+    except ConfigError as error:
+        print(_("run: {error}").format(error=error), file=sys.stderr)
+        return 2
+    if args.lang is None:
+        set_language(config.display.language)
+    name = args.camera or config.camera.backend
+    try:
+        camera = ReconnectingCamera(make_camera(name, **camera_options(config, name)))
+    except (CameraError, TypeError) as error:
         print(_("run: {error}").format(error=error), file=sys.stderr)
         return 2
     if args.idle <= 0:
         print(_("run: --idle must be more than 0 seconds"), file=sys.stderr)
         return 2
-    from companion.commands.history import state_dir
-    from companion.config import ConfigError
+    screen = args.size or (config.display.width, config.display.height)
+    fullscreen = config.display.fullscreen and not args.window
     from companion.results import FileResults
     from companion.session import resume_game, start_game
     from companion.store import GameStore, StoreError
@@ -63,21 +85,24 @@ def run(args: argparse.Namespace) -> int:
     from companion.ui.demo import make_reader
     from companion.ui.live import LivePipeline
     from companion.ui.screens.base import Settings
-    from companion.ui.screens.setup import SetupScreen, default_names
+    from companion.ui.screens.setup import SetupScreen
 
     try:
-        store = GameStore(state_dir(args))
+        store = GameStore(args.state_dir or config.state_dir)
         resumption = resume_game(store)
-    except (ConfigError, StoreError, OSError) as error:
+    except (StoreError, OSError) as error:
         print(_("run: {error}").format(error=error), file=sys.stderr)
         return 2
     for message in resumption.messages:
         print(message, file=sys.stderr)
 
     buttons = None
-    if not args.no_buttons:
-        from hardware.buttons import open_buttons
-        buttons, problem = open_buttons()
+    if config.buttons.enabled and not args.no_buttons:
+        from hardware.buttons import default_buttons, open_buttons
+
+        pins = {"confirm": config.buttons.confirm, "next": config.buttons.next, "undo": config.buttons.undo}
+        buttons, problem = open_buttons(default_buttons(pins), debounce=config.buttons.debounce,
+                                        long_press=config.buttons.long_press)
         if buttons is not None:
             buttons.start()
         elif problem:
@@ -97,14 +122,14 @@ def run(args: argparse.Namespace) -> int:
 
     if resumption.record is not None:
         resumed = Settings(tuple(resumption.record.players), resumption.record.variant)
-        app = App(args.size, session, resumed, period=0.03, idle_after=args.idle, buttons=buttons)
+        app = App(screen, session, resumed, period=0.03, idle_after=args.idle, buttons=buttons)
         first = lambda: app.start(resumed)  # noqa: E731
     else:
-        app = App(args.size, session, Settings(default_names(2)), period=0.03, idle_after=args.idle,
-                  buttons=buttons)
+        chosen = Settings(tuple(config.game.players), config.game.variant)
+        app = App(screen, session, chosen, period=0.03, idle_after=args.idle, buttons=buttons)
         first = lambda: app.push(SetupScreen(app.settings))  # noqa: E731
     try:
-        return run_window(app, fullscreen=not args.window, notifier=Notifier(), first=first)
+        return run_window(app, fullscreen=fullscreen, notifier=Notifier(), first=first)
     finally:
         if buttons is not None:
             buttons.close()
