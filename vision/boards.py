@@ -11,13 +11,14 @@ Stages, each on the physical board rather than on any one picture of it:
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
 from .color import WhiteBalance
-from .geometry import apply_h, fit_quad, order_clockwise, rect_homography
+from .geometry import apply_h, fit_quad, in_frame, order_clockwise, rect_homography
 
 BOARD_W_MM = 260.0
 BOARD_H_MM = 250.0
@@ -60,17 +61,18 @@ def find_boards(small: np.ndarray, scale: float, full: np.ndarray, wb: WhiteBala
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     area_img = small.shape[0] * small.shape[1]
     found: list[BoardFind] = []
+    cut: list[np.ndarray] = []
     for contour in contours:
         hull_area = cv2.contourArea(cv2.convexHull(contour))
         if hull_area < max(600.0, 0.002 * area_img) or hull_area > 0.5 * area_img:
             continue
-        quad = fit_quad(contour)
-        if quad is None:
-            continue
-        # A board cut by the frame's edge gives a quad of its visible part only; reading
-        # that would be guessing, so it is left out (not seen) rather than misread.
+        # A board cut by the frame's edge: its outline there is the frame's, not the board's.
         x, y, bw, bh = cv2.boundingRect(contour)
         if x <= 1 or y <= 1 or x + bw >= small.shape[1] - 1 or y + bh >= small.shape[0] - 1:
+            cut.append(contour)
+            continue
+        quad = fit_quad(contour)
+        if quad is None:
             continue
         qarea = cv2.contourArea(quad.astype(np.float32))
         if qarea <= 0 or hull_area / qarea < 0.85 or not cv2.isContourConvex(quad.astype(np.float32)):
@@ -81,28 +83,163 @@ def find_boards(small: np.ndarray, scale: float, full: np.ndarray, wb: WhiteBala
         board = _orient_and_refine(small, quad, scale, full, wb)
         if board is not None:
             found.append(board)
+    if found:
+        # Every board lies on the table plane, so a whole board found measures the plane in
+        # millimetres; that gives a cut board the sides the frame's edge hides.
+        ref = max(found, key=lambda b: b.confidence)
+        to_mm = np.linalg.inv(ref.board_h) @ np.diag([1 / scale, 1 / scale, 1.0])
+        h, w = full.shape[:2]
+        for contour in cut:
+            board = _cut_board(contour, small, scale, full, wb, to_mm=to_mm)
+            if board is not None and 0 <= board.center[0] < w and 0 <= board.center[1] < h:
+                found.append(board)
     return found
 
 
-def _orient(small: np.ndarray, quad: np.ndarray) -> tuple[int, float] | None:
+def _cut_board(contour: np.ndarray, small: np.ndarray, scale: float, full: np.ndarray, wb: WhiteBalance, *,
+               to_mm: np.ndarray) -> BoardFind | None:
+    """A board partly outside the frame, from the sides of it that are in view: four
+    partial sides meet in the corners (one maybe out of view); three sides leave the
+    fourth at the board's known size, measured on the table plane."""
+    sides = _visible_sides(contour, small.shape[1], small.shape[0])
+    if sides is None:
+        return None
+    if len(sides) == 4:
+        quad = np.array([_intersect(sides[i - 1], sides[i]) for i in range(4)])
+        if not np.isfinite(quad).all():
+            return None
+        return _orient_and_refine(small, order_clockwise(quad), scale, full, wb, partial=True)
+    if len(sides) != 3:
+        return None
+    c1, c2 = _intersect(sides[0], sides[1]), _intersect(sides[1], sides[2])
+    p1, p2 = apply_h(to_mm, [c1, c2])
+    length = float(np.linalg.norm(p2 - p1))
+    if not 0.85 * BOARD_H_MM < length < 1.15 * BOARD_W_MM:
+        return None
+    normal = np.array([-(p2 - p1)[1], (p2 - p1)[0]]) / length
+    inward = apply_h(to_mm, [sides[0][0], sides[2][0]]).mean(axis=0) - (p1 + p2) / 2
+    if normal @ inward < 0:
+        normal = -normal
+    from_mm = np.linalg.inv(to_mm)
+    best = None
+    # Whether the whole side in view is the board's width or its height is told by the
+    # board's own print (which side is the owner's top), so both are tried.
+    for along, across in ((BOARD_W_MM, BOARD_H_MM), (BOARD_H_MM, BOARD_W_MM)):
+        depth = length * across / along
+        far = apply_h(from_mm, [p2 + normal * depth, p1 + normal * depth])
+        quad = order_clockwise(np.array([c1, c2, far[0], far[1]]))
+        board = _orient_and_refine(small, quad, scale, full, wb, partial=True)
+        if board is None:
+            continue
+        # The side in view runs along the owner's top or bottom edge exactly when it is the width.
+        q = board.quad * scale
+        d = [min(np.linalg.norm(q[i] - c1) + np.linalg.norm(q[(i + 1) % 4] - c2),
+                 np.linalg.norm(q[i] - c2) + np.linalg.norm(q[(i + 1) % 4] - c1)) for i in range(4)]
+        is_width = int(np.argmin(d)) % 2 == 0
+        if is_width != (along == BOARD_W_MM):
+            continue
+        if best is None or board.confidence > best.confidence:
+            best = board
+    return best
+
+
+def _visible_sides(contour: np.ndarray, w: int, h: int) -> list[tuple[np.ndarray, np.ndarray]] | None:
+    """Lines (point, direction) of the board sides in view, in order along the outline,
+    leaving out the stretches that run along the frame's edge."""
+    hull = cv2.convexHull(contour.reshape(-1, 1, 2).astype(np.float32)).reshape(-1, 2).astype(np.float64)
+    peri = cv2.arcLength(hull.astype(np.float32).reshape(-1, 1, 2), True)
+    poly = cv2.approxPolyDP(hull.astype(np.float32).reshape(-1, 1, 2), 0.012 * peri, True).reshape(-1, 2)
+    poly = poly.astype(np.float64)
+    n = len(poly)
+    if n < 3:
+        return None
+
+    def on_edge(p: np.ndarray) -> set[int]:
+        return {i for i, hit in enumerate((p[0] <= 2, p[1] <= 2, p[0] >= w - 3, p[1] >= h - 3)) if hit}
+
+    edges = [on_edge(poly[i]) for i in range(n)]
+    border = [bool(edges[i] & edges[(i + 1) % n]) for i in range(n)]  # segment i: poly[i] -> poly[i+1]
+    if not any(border) or all(border):
+        return None
+    # Start the chain just after a border segment; the chain must be one run.
+    start = next(i for i in range(n) if border[i - 1] and not border[i])
+    order = [(start + j) % n for j in range(n)]
+    run = []
+    for i in order:
+        if border[i]:
+            break
+        run.append(i)
+    if any(not border[i] for i in order[len(run):]):
+        return None  # cut by the frame in two places: too little of the board to rebuild
+    chain = np.array([poly[i] for i in run] + [poly[(run[-1] + 1) % n]])
+    simple = cv2.approxPolyDP(chain.astype(np.float32).reshape(-1, 1, 2), 0.03 * peri, False).reshape(-1, 2)
+    simple = simple.astype(np.float64)
+    lengths = np.linalg.norm(np.diff(simple, axis=0), axis=1)
+    if len(lengths) == 0:
+        return None
+    keep = lengths >= 0.08 * lengths.max()
+    pts = contour.reshape(-1, 2).astype(np.float64)
+    sides = []
+    for i in np.nonzero(keep)[0]:
+        a, b = simple[i], simple[i + 1]
+        ab = b - a
+        length = np.linalg.norm(ab)
+        nrm = np.array([-ab[1], ab[0]]) / length
+        along = (pts - a) @ ab / length**2
+        sel = pts[(along > 0.1) & (along < 0.9) & (np.abs((pts - a) @ nrm) < max(2.0, 0.03 * length))]
+        if len(sel) >= 5:
+            vx, vy, x0, y0 = cv2.fitLine(sel.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+            d = np.array([vx, vy], np.float64)
+            if d @ ab < 0:
+                d = -d
+            sides.append((np.array([x0, y0], np.float64), d))
+        else:
+            sides.append((a, ab / length))
+    # Consecutive sides of a board meet near a right angle.
+    for s1, s2 in itertools.pairwise(sides):
+        if abs(float(s1[1] @ s2[1])) > 0.6:
+            return None
+    return sides
+
+
+def _intersect(l1: tuple[np.ndarray, np.ndarray], l2: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    (p1, d1), (p2, d2) = l1, l2
+    m = np.array([d1, -d2]).T
+    if abs(np.linalg.det(m)) < 1e-9:
+        return np.array([np.nan, np.nan])
+    t = np.linalg.solve(m, p2 - p1)
+    return p1 + t[0] * d1
+
+
+def _orient(small: np.ndarray, quad: np.ndarray, partial: bool = False) -> tuple[int, float] | None:
     """Which quad side is the owner's top: index k such that quad rolled by k starts at
-    the owner's top-left; and how clearly the panel sits low."""
+    the owner's top-left; and how clearly the panel sits low. `partial`: the board
+    runs out of the frame, so only the part in view is judged."""
     n = 128
     h = rect_homography(quad, n, n)
     square = cv2.warpPerspective(small, np.linalg.inv(h), (n, n), flags=cv2.INTER_LINEAR)
-    blue = blue_mask(square) > 0
-    border = np.concatenate([blue[:4].ravel(), blue[-4:].ravel(), blue[:, :4].ravel(), blue[:, -4:].ravel()])
-    if border.mean() < 0.55:  # not framed in blue all round
-        return None
+    blue = (blue_mask(square) > 0).astype(np.float32)
+    seen = in_frame(h, n, n, small.shape[1], small.shape[0]) if partial else np.ones((n, n), bool)
+    ring = np.zeros((n, n), bool)
+    ring[:4], ring[-4:], ring[:, :4], ring[:, -4:] = True, True, True, True
+    if (ring & seen).sum() < 0.4 * ring.sum() or blue[ring & seen].mean() < 0.55:
+        return None  # not framed in blue all round
+    # Rows (or columns) mostly out of view cannot show the strip.
+    blue[~seen] = np.nan
     # The blue strip between the score track and the panel runs across the board about
     # 30% of the way down from the owner's top; nothing like it lies 30% up from the bottom.
     depth = (PANEL_BOX_MM[1] - 5.0) / BOARD_H_MM
     lo, hi = round((depth - 0.1) * n), round((depth + 0.08) * n)
     inner = slice(round(0.1 * n), round(0.9 * n))
-    bands = [blue[lo:hi, inner].mean(axis=1).max(),  # the square's top side is the owner's top
-             blue[inner, n - hi:n - lo].mean(axis=0).max(),  # right side
-             blue[n - hi:n - lo, inner].mean(axis=1).max(),  # bottom side
-             blue[inner, lo:hi].mean(axis=0).max()]  # left side
+    def strongest(rows: np.ndarray) -> float:
+        seen_share = np.isfinite(rows).mean(axis=1)
+        means = np.nanmean(np.where(seen_share[:, None] >= 0.8, rows, 0.0), axis=1)
+        return float(np.max(np.where(seen_share >= 0.8, means, 0.0)))
+
+    bands = [strongest(blue[lo:hi, inner]),  # the square's top side is the owner's top
+             strongest(blue[inner, n - hi:n - lo].T),  # right side
+             strongest(blue[n - hi:n - lo, inner]),  # bottom side
+             strongest(blue[inner, lo:hi].T)]  # left side
     order = np.argsort(bands)[::-1]
     best, second = bands[order[0]], bands[order[1]]
     if best < 0.6:
@@ -136,20 +273,30 @@ def _edge(profile: np.ndarray, lo: int, hi: int, rising: bool, hold: int = 8) ->
     return lo + i + (0.5 - a) / (b - a + 1e-9) + 0.5
 
 
-def _looks_like_board(rect: np.ndarray, s: float) -> bool:
+def _looks_like_board(rect: np.ndarray, s: float, seen: np.ndarray) -> bool:
     """The score track's cream squares and the panel's cream background are there (a
-    factory's sunburst, a blue mat or a cup fitted as a quad has neither)."""
+    factory's sunburst, a blue mat or a cup fitted as a quad has neither); of a board
+    partly out of the frame, those of the two that are in view."""
     hsv = cv2.cvtColor(rect, cv2.COLOR_BGR2HSV)
-    light = (hsv[..., 1] < 90) & (hsv[..., 2] > 0.55 * np.percentile(hsv[..., 2], 95))
-    track = light[round(12 * s):round(68 * s), round(14 * s):round(246 * s)].mean()
-    panel = light[round((PANEL_BOX_MM[1] + 30) * s):round((PANEL_BOX_MM[1] + 72) * s),
-                  round((PANEL_BOX_MM[0] + 4) * s):round((PANEL_BOX_MM[0] + 45) * s)].mean()
-    return bool(track > 0.35 and panel > 0.45)
+    v = hsv[..., 2]
+    light = (hsv[..., 1] < 90) & (v > 0.55 * np.percentile(v[seen], 95))
+    zones = (((slice(round(12 * s), round(68 * s)), slice(round(14 * s), round(246 * s))), 0.35),
+             ((slice(round((PANEL_BOX_MM[1] + 30) * s), round((PANEL_BOX_MM[1] + 72) * s)),
+               slice(round((PANEL_BOX_MM[0] + 4) * s), round((PANEL_BOX_MM[0] + 45) * s))), 0.45))
+    judged = 0
+    for zone, least in zones:
+        z_seen = seen[zone]
+        if z_seen.mean() < 0.4:
+            continue
+        if light[zone][z_seen].mean() <= least:
+            return False
+        judged += 1
+    return judged > 0
 
 
 def _orient_and_refine(small: np.ndarray, quad_small: np.ndarray, scale: float, full: np.ndarray,
-                       wb: WhiteBalance) -> BoardFind | None:
-    oriented = _orient(small, quad_small)
+                       wb: WhiteBalance, *, partial: bool = False) -> BoardFind | None:
+    oriented = _orient(small, quad_small, partial)
     if oriented is None:
         return None
     k, clarity = oriented
@@ -162,7 +309,8 @@ def _orient_and_refine(small: np.ndarray, quad_small: np.ndarray, scale: float, 
     rect = cv2.warpPerspective(full, np.linalg.inv(to_img), (w, h), flags=cv2.INTER_LINEAR)
     rect = wb.apply(rect).astype(np.uint8)
     body = (blue_mask(rect) == 0).astype(np.float32)
-    if not _looks_like_board(rect, s):
+    seen = in_frame(to_img, w, h, full.shape[1], full.shape[0]) if partial else np.ones((h, w), bool)
+    if not _looks_like_board(rect, s, seen):
         return None
     x0, y0, x1, y1 = (v * s for v in PANEL_BOX_MM)
     win = round(14 * s)
@@ -172,10 +320,22 @@ def _orient_and_refine(small: np.ndarray, quad_small: np.ndarray, scale: float, 
 
     ya, yb = band(y0 + 25 * s, y0 + 70 * s), band(y1 - 70 * s, y1 - 35 * s)
     xa, xb = band(x0 + 30 * s, x0 + 100 * s), band(x0 + 110 * s, x0 + 160 * s)
-    left = [_edge(body[r].mean(axis=0), round(x0) - win, round(x0) + win, True) for r in (ya, yb)]
-    right = [_edge(body[r].mean(axis=0), round(x1) - win, round(x1) + win, False) for r in (ya, yb)]
-    top = [_edge(body[:, c].mean(axis=1), round(y0) - win, round(y0) + win, True) for c in (xa, xb)]
-    bottom = [_edge(body[:, c].mean(axis=1), round(y1) - win, round(y1) + win, False) for c in (xa, xb)]
+    def across(r: slice, at: float, rising: bool) -> float | None:  # a near-vertical edge
+        lo, hi = round(at) - win, round(at) + win
+        if not seen[r, max(0, lo):hi].all():
+            return None  # out of view: keep the prior
+        return _edge(body[r].mean(axis=0), lo, hi, rising)
+
+    def down(c: slice, at: float, rising: bool) -> float | None:  # a near-horizontal edge
+        lo, hi = round(at) - win, round(at) + win
+        if not seen[max(0, lo):hi, c].all():
+            return None
+        return _edge(body[:, c].mean(axis=1), lo, hi, rising)
+
+    left = [across(r, x0, True) for r in (ya, yb)]
+    right = [across(r, x1, False) for r in (ya, yb)]
+    top = [down(c, y0, True) for c in (xa, xb)]
+    bottom = [down(c, y1, False) for c in (xa, xb)]
     found = [v for v in (*left, *right, *top, *bottom) if v is not None]
     measured = len(found)
     mid_ya, mid_yb = (ya.start + ya.stop) / 2, (yb.start + yb.stop) / 2

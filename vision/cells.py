@@ -100,6 +100,16 @@ def read_board(frame: np.ndarray, board: BoardFind, rough: WhiteBalance) -> Boar
     pixels, groups = _sample_windows(panel, centers, half)
     words = color.word_indices(pixels)
     hists, glare = color.histograms(words, groups, len(PLACES))
+    vivid = _vivid_share(pixels, groups, len(PLACES))
+
+    # A place whose sampled window runs out of the frame is not seen.
+    corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64) * half / s
+    looks = [apply_h(board.panel_h, c + corners) for c in CENTERS + shift]
+    h_img, w_img = frame.shape[:2]
+    out_of_frame = np.array([((q < 0).any() or (q[:, 0] > w_img - 1).any() or (q[:, 1] > h_img - 1).any())
+                             for q in looks])
+    hists[out_of_frame] = 0
+    glare[out_of_frame] = 0
 
     side, side_conf = _decide_side(hists)
     tiles = {c: color.TILE_MIXES[c] for c in COLORS}
@@ -109,10 +119,17 @@ def read_board(frame: np.ndarray, board: BoardFind, rough: WhiteBalance) -> Boar
             cands: dict[str | None, list[np.ndarray]] = {None: color.EMPTY_MIXES, **tiles}
         elif place[0] == "floor":
             cands = {None: color.EMPTY_MIXES, **tiles, MARKER: color.TILE_MIXES[MARKER]}
+        elif side == "colored":
+            # On the coloured side a wall cell only ever takes the tile of its printed
+            # colour (the rules), so the question there is only "tile or not?".
+            printed = printed_color(place[1], place[2])
+            cands = {None: color.PRINTED_MIXES[printed], printed: color.TILE_MIXES[printed]}
         else:
-            printed = printed_color(place[1], place[2]) if side == "colored" else "grey"
-            cands = {None: color.PRINTED_MIXES[printed], **tiles}
-        places[place] = color.classify(hists[i], glare[i], cands)
+            cands = {None: color.PRINTED_MIXES["grey"], **tiles}
+        reading = color.classify(hists[i], glare[i], cands)
+        if place[0] == "wall" and side == "colored" and hists[i].sum() > 0:
+            reading = _tile_or_print(reading, printed, vivid[i])
+        places[place] = reading
 
     lines = [_line(k, [places[("line", k, p)] for p in range(k + 1)]) for k in range(5)]
     floor = [places[("floor", i)].value for i in range(7)]
@@ -124,11 +141,48 @@ def read_board(frame: np.ndarray, board: BoardFind, rough: WhiteBalance) -> Boar
                         apply_h(board.panel_h, CENTERS + shift), float(confidence), any_unknown, wb, hists)
 
 
+# Saturation (max - min) / max does not change when a shadow or a falloff of the light
+# dims a place, and it parts a tile from the print under it: blue, red and yellow tiles
+# are vivid (real tiles: S about 0.75-0.83), the wall's printed designs pale
+# (real-table.md). White tiles (S about 0.5 over half the tile) are too close to their
+# print, and black is told by lightness, which a shadow does change: both are left to
+# the colour mixes.
+_VIVID_S = 0.45
+_VIVID_TILE = {"blue": 0.5, "red": 0.5, "yellow": 0.5}
+_VIVID_PRINT = 0.08
+
+
+def _vivid_share(pixels: np.ndarray, groups: np.ndarray, n: int) -> np.ndarray:
+    """Share of each window's pixels that are vivid (saturated and not dark)."""
+    px = pixels.astype(np.float32)
+    hi, lo = px.max(axis=1), px.min(axis=1)
+    vivid = (hi >= 40) & (hi - lo >= _VIVID_S * np.maximum(hi, 1))
+    return np.bincount(groups, weights=vivid.astype(np.float64), minlength=n) / np.maximum(
+        np.bincount(groups, minlength=n), 1)
+
+
+def _tile_or_print(reading: Reading, printed: str, vivid: float) -> Reading:
+    """A coloured-side wall cell: the colour mixes' call checked against saturation."""
+    if printed not in _VIVID_TILE:
+        return reading
+    tile_like = vivid >= _VIVID_TILE[printed]
+    print_like = vivid <= _VIVID_PRINT
+    if (reading.value == printed and print_like) or (reading.value is None and tile_like):
+        return Reading(UNKNOWN, 0.0)  # the two cues disagree: do not guess
+    if reading.value == UNKNOWN and (tile_like or print_like):
+        return Reading(printed if tile_like else None, 0.7)
+    return reading
+
+
 def _panel_balance(panel: np.ndarray, s: float, rough: WhiteBalance) -> WhiteBalance:
     """Gains that make this board's cream background look like the reference cream."""
     px = np.concatenate([panel[round(y0 * s):round(y1 * s), round(x0 * s):round(x1 * s)].reshape(-1, 3)
                          for x0, y0, x1, y1 in _CREAM_BOXES])
     bright = px.sum(axis=1)
+    px = px[bright > 0]  # black: out of the frame
+    if len(px) < 20:
+        return rough
+    bright = bright[bright > 0]
     px = px[bright >= np.percentile(bright, 40)]
     ref = np.median(px, axis=0)
     if ref.min() < 10:  # nothing usable: keep the frame's balance
@@ -137,17 +191,17 @@ def _panel_balance(panel: np.ndarray, s: float, rough: WhiteBalance) -> WhiteBal
 
 
 def _decide_side(hists: np.ndarray) -> tuple[str, float]:
-    """Coloured side if the wall's cells look like their printed colours, grey if grey."""
+    """Coloured side if the wall's empty cells look like their printed colours, grey if
+    grey. A cell holding a tile says nothing: the same tile may lie on either side."""
     diff = []
     for i, place in enumerate(PLACES):
         if place[0] != "wall":
             continue
-        c = printed_color(place[1], place[2])
         h = hists[i]
-        colored = max(color._score(h, color.PRINTED_MIXES[c]), color._score(h, color.TILE_MIXES[c]))
-        grey = max([color._score(h, color.PRINTED_MIXES["grey"])]
-                   + [color._score(h, color.TILE_MIXES[t]) for t in COLORS])
-        if np.isfinite(colored) and np.isfinite(grey):
+        colored = color._score(h, color.PRINTED_MIXES[printed_color(place[1], place[2])])
+        grey = color._score(h, color.PRINTED_MIXES["grey"])
+        tile = max(color._score(h, color.TILE_MIXES[t]) for t in COLORS)
+        if np.isfinite(colored) and np.isfinite(grey) and max(colored, grey) > tile:
             diff.append(colored - grey)
     if not diff:
         return "colored", 0.0

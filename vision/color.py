@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import cv2
@@ -79,8 +80,11 @@ TILE_MIXES: dict[str, list[np.ndarray]] = {
     MARKER: [_mix(white=0.5, cream=0.3, navy=0.17, shade=0.03),
              _mix(white=0.35, cream=0.25, shade=0.2, navy=0.2)],
 }
+# Cream in a cast shadow keeps its low saturation and loses lightness: depending on how
+# deep the shadow is it reads as "shade", "grey" or "pale_dark".
 EMPTY_MIXES = [_mix(cream=0.9, white=0.05, shade=0.05), _mix(cream=0.5, shade=0.45, white=0.05),
-               _mix(shade=0.8, cream=0.1, pale_dark=0.1)]
+               _mix(shade=0.8, cream=0.1, pale_dark=0.1), _mix(shade=0.4, grey=0.4, cream=0.2),
+               _mix(grey=0.6, shade=0.2, pale_dark=0.2), _mix(pale_dark=0.6, shade=0.2, grey=0.2)]
 PRINTED_MIXES: dict[str, list[np.ndarray]] = {
     "blue": [_mix(pale_blue=0.9, pale_teal=0.1), _mix(pale_blue=0.6, shade=0.3, grey=0.1)],
     "yellow": [_mix(pale_orange=0.8, pale_red=0.15, cream=0.05),
@@ -152,6 +156,19 @@ class WhiteBalance:
         return WhiteBalance(np.ones(3, np.float32))
 
     @staticmethod
+    def from_brightest(bgr: np.ndarray) -> WhiteBalance:
+        """A rough balance for finding things: the brightest tenth of the frame (white
+        table, cream panels, white tiles) taken as near-neutral. A warm room light that
+        the camera left uncorrected otherwise pales the boards' blue out of its range."""
+        px = bgr.reshape(-1, 3)[::7].astype(np.float32)  # a sample is plenty for a tenth
+        bright = px.sum(axis=1)
+        ref = px[bright >= np.percentile(bright, 90)].mean(axis=0)
+        if ref.min() < 20:
+            return WhiteBalance.identity()
+        gains = np.clip(ref.mean() / ref, 0.6, 1.6)
+        return WhiteBalance((gains / gains.mean()).astype(np.float32))
+
+    @staticmethod
     def combine(balances: list[WhiteBalance]) -> WhiteBalance:
         """One balance for the table between the boards: the median of the boards'."""
         if not balances:
@@ -166,10 +183,21 @@ def _nearest_words(bgr_pixels: np.ndarray) -> np.ndarray:
 
 # Nearest word of every colour quantised to 6 bits a channel: a table lookup per pixel.
 _Q = 6
-_levels = (np.arange(1 << _Q, dtype=np.float32) + 0.5) * (256 >> _Q)
-_grid = np.stack(np.meshgrid(_levels, _levels, _levels, indexing="ij"), axis=-1).reshape(-1, 3)
-_LUT = _nearest_words(_grid).astype(np.int16)
-del _levels, _grid
+
+
+@cache
+def _lut() -> np.ndarray:
+    """The lookup table, made on first use one blue level at a time: all at once, its
+    temporaries took 100 MB and a second at import, for a 0.5 MB table."""
+    levels = (np.arange(1 << _Q, dtype=np.float32) + 0.5) * (256 >> _Q)
+    green, red = np.meshgrid(levels, levels, indexing="ij")
+    plane = np.stack([np.zeros_like(green), green, red], axis=-1).reshape(-1, 3)
+    table = np.empty(1 << (3 * _Q), np.int16)
+    size = plane.shape[0]
+    for i, blue in enumerate(levels):
+        plane[:, 0] = blue
+        table[i * size:(i + 1) * size] = _nearest_words(plane)
+    return table
 
 
 def word_indices(bgr_pixels: np.ndarray) -> np.ndarray:
@@ -177,7 +205,7 @@ def word_indices(bgr_pixels: np.ndarray) -> np.ndarray:
     px = np.clip(np.asarray(bgr_pixels).reshape(-1, 3), 0, 255).astype(np.uint8)
     q = px >> (8 - _Q)
     key = (q[:, 0].astype(np.int32) << (2 * _Q)) | (q[:, 1].astype(np.int32) << _Q) | q[:, 2]
-    idx = _LUT[key].astype(np.int64)
+    idx = _lut()[key].astype(np.int64)
     glare = px.min(axis=1) >= 248
     idx[glare] = -1
     return idx
@@ -200,12 +228,24 @@ class Reading:
     confidence: float
 
 
+_LOG_MIXES: dict[int, tuple[list[np.ndarray], np.ndarray]] = {}
+
+
+def _log_mixes(mixes: list[np.ndarray]) -> np.ndarray:
+    """log of a list of mixes as one matrix, kept: the lists above are fixed after import."""
+    kept = _LOG_MIXES.get(id(mixes))
+    if kept is None or kept[0] is not mixes or len(kept[1]) != len(mixes):
+        kept = (mixes, np.log(np.stack(mixes)))
+        _LOG_MIXES[id(mixes)] = kept
+    return kept[1]
+
+
 def _score(hist: np.ndarray, mixes: list[np.ndarray]) -> float:
     """Mean log-likelihood per pixel of the histogram under the best of the mixes."""
     n = hist.sum()
     if n <= 0:
         return -np.inf
-    return max(float((hist * np.log(m)).sum() / n) for m in mixes)
+    return float((_log_mixes(mixes) @ hist).max() / n)
 
 
 def classify(hist: np.ndarray, glare: float, candidates: dict[str | None, list[np.ndarray]],

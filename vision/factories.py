@@ -28,7 +28,9 @@ _PATCH_PX_PER_MM = 2.0
 _EMPTY_DISC = [color._mix(print_blue=0.5, print_light=0.4, navy=0.1),
                color._mix(print_light=0.6, print_blue=0.3, blue=0.1),
                color._mix(print_blue=0.6, navy=0.3, print_light=0.1)]
-_TILE_WORDS_EXCLUDED = {color._W[w] for w in color.DISC_PRINT_WORDS}
+# Indexed by word (-1, glare, is the last entry): is this word the disc's own print or glare?
+_NOT_TILE = np.zeros(len(color.WORD_NAMES) + 1, bool)
+_NOT_TILE[[color._W[w] for w in color.DISC_PRINT_WORDS] + [-1]] = True
 
 
 @dataclass(frozen=True)
@@ -167,7 +169,7 @@ def _read_disc(frame: np.ndarray, plane: _Plane, c_mm: np.ndarray, wb: WhiteBala
     if cream < 0.35 or brown < 0.35:
         return None
     words = color.word_indices(patch.reshape(-1, 3)).reshape(n, n)
-    tile_px = (r < SUNBURST_RADIUS_MM - 1) & ~np.isin(words, list(_TILE_WORDS_EXCLUDED)) & (words >= 0)
+    tile_px = (r < SUNBURST_RADIUS_MM - 1) & ~_NOT_TILE[words]
     tile_px = cv2.morphologyEx(tile_px.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) > 0
     slots: list[np.ndarray] = []
     if tile_px.sum() > 0.25 * (TILE_MM * ppm) ** 2:
@@ -235,12 +237,14 @@ def _read_center(frame: np.ndarray, plane: _Plane, factories: list[FactoryReadin
             continue
         if words is None:
             words = color.word_indices(patch.reshape(-1, 3)).reshape(n, n)
-        ys, xs = np.nonzero(labels == i)
+        x, y, bw, bh = stats[i, :4]
+        ys, xs = np.nonzero(labels[y:y + bh, x:x + bw] == i)
+        xs, ys = xs + x, ys + y
         k = max(1, round(area / tile_area))
         pts = np.column_stack([xs, ys]).astype(np.float32)
         if k > 1 and len(pts) > k:
             crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
-            _, assign, centers = cv2.kmeans(pts, k, None, crit, 3, cv2.KMEANS_PP_CENTERS)
+            _, assign, centers = cv2.kmeans(pts, k, None, crit, 2, cv2.KMEANS_PP_CENTERS)
             assign = assign.ravel()
         else:
             assign, centers = np.zeros(len(pts), int), pts.mean(axis=0, keepdims=True)

@@ -35,6 +35,15 @@ def rect_homography(dst_quad: np.ndarray, width: float, height: float) -> np.nda
     return cv2.getPerspectiveTransform(src, np.float32(dst_quad))
 
 
+def in_frame(h: np.ndarray, width: int, height: int, img_w: int, img_h: int) -> np.ndarray:
+    """Which pixels of a width x height picture mapped by `h` into an image land inside it."""
+    yy, xx = np.mgrid[0:height, 0:width].astype(np.float64)
+    q = np.stack([xx + 0.5, yy + 0.5, np.ones_like(xx)], axis=-1) @ h.T
+    with np.errstate(divide="ignore", invalid="ignore"):
+        x, y = q[..., 0] / q[..., 2], q[..., 1] / q[..., 2]
+    return (q[..., 2] > 0) & (x >= 0) & (y >= 0) & (x <= img_w - 1) & (y <= img_h - 1)
+
+
 def focal_from_homography(h: np.ndarray, width: int, height: int) -> float:
     """Focal length (px) that makes the plane's axes orthogonal and equally long,
     principal point at the image centre; a typical phone/Pi lens when ill-posed."""

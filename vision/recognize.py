@@ -38,7 +38,8 @@ def analyse(frame_bgr: np.ndarray, players: int | None = None) -> Recognition:
     scale = min(1.0, _DETECT_WIDTH / max(w, h))
     small = cv2.resize(frame, (max(1, round(w * scale)), max(1, round(h * scale))),
                        interpolation=cv2.INTER_AREA) if scale < 1 else frame.copy()
-    rough = WhiteBalance.identity()
+    rough = WhiteBalance.from_brightest(small)
+    small = rough.apply(small).astype(np.uint8)
     finds = find_boards(small, scale, frame, rough)
     if players is not None:
         finds = sorted(finds, key=lambda b: -b.confidence)[:players]
