@@ -1,0 +1,133 @@
+"""Azul Kids vision: one frame in, one `azul-kids-observation/1` out (docs/kids-observation.md).
+
+    observation = recognise_kids(frame, boards=[example_board("Sea (example)"), ...])
+
+Boards are found by their frame and named by matching the given board definitions
+(`azul-kids-board/1`, with field outlines); the tray by its six bowls. Tiles are read
+by colour and by shape (contour geometry after rectification), each must agree with
+the other, and anything unsure is "unknown". No rules decisions are made here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from companion.i18n import _
+from companion.rules.kids_board import KidsBoard
+
+from .boards import BoardFind, BoardReading, find_board_quads, identify, read_board
+from .bowls import BIG, BowlReading, find_tray, read_bowls
+from .tiles import UNKNOWN
+
+FORMAT = "azul-kids-observation/1"
+_DETECT_SIZE = 960
+# the violet of the boards' frames and of the tray (OpenCV HSV)
+_VIOLET_LO, _VIOLET_HI = (118, 70, 35), (160, 255, 255)
+
+__all__ = ["BIG", "FORMAT", "UNKNOWN", "KidsRecognition", "analyse_kids", "recognise_kids"]
+
+
+@dataclass
+class KidsRecognition:
+    """The observation, and what it was read from (for overlays and tests)."""
+
+    observation: dict
+    boards: list[tuple[BoardFind, BoardReading]] = field(default_factory=list)
+    bowls: list[BowlReading] = field(default_factory=list)
+
+
+def recognise_kids(frame: np.ndarray, boards: Sequence[KidsBoard]) -> dict:
+    """The `azul-kids-observation/1` of one BGR frame (uint8, H x W x 3)."""
+    return analyse_kids(frame, boards).observation
+
+
+def analyse_kids(frame: np.ndarray, boards: Sequence[KidsBoard]) -> KidsRecognition:
+    frame = _as_bgr(frame)
+    definitions = tuple(boards)
+    if not definitions:
+        raise ValueError(_("recognising Azul Kids needs at least one board definition"))
+    h, w = frame.shape[:2]
+    scale = min(1.0, _DETECT_SIZE / max(w, h))
+    small = (
+        cv2.resize(frame, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
+        if scale < 1
+        else frame
+    )
+    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+    violet = cv2.inRange(hsv, _VIOLET_LO, _VIOLET_HI)
+    violet = cv2.morphologyEx(violet, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
+    min_area = 0.004 * small.shape[0] * small.shape[1]
+    quads, _rest = find_board_quads(violet, scale, min_area)
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    found = []
+    for quad in quads:
+        board = identify(frame, gray, quad, definitions)
+        if board is not None:
+            found.append((board, read_board(frame, board)))
+    found = _seat_order(found)
+    tray = find_tray(violet, scale, min_area, (w, h))
+    bowls = read_bowls(frame, tray, None) if tray is not None else []
+    occluded = any(r.occluded for _, r in found) or any(b.occluded for b in bowls) or tray is None
+    observation = {
+        "format": FORMAT,
+        "image": {"width": int(w), "height": int(h)},
+        "occluded": bool(occluded),
+        "boards": [_board_json(b, r) for b, r in found],
+        "bowls": [b.as_json() for b in bowls],
+    }
+    return KidsRecognition(observation, found, bowls)
+
+
+def _board_json(find: BoardFind, reading: BoardReading) -> dict:
+    pictures = []
+    for picture, row in zip(find.board.pictures, reading.pictures, strict=True):
+        pictures.append(
+            {
+                "id": picture.id,
+                "fields": [f.value for f in row],
+                "confidence": [round(float(f.confidence), 3) for f in row],
+            }
+        )
+    return {
+        "center": [round(float(v)) for v in find.center],
+        "rotation": find.rotation,
+        "side": find.board.side,
+        "board": find.board.name,
+        "pictures": pictures,
+        "confidence": round(float(find.confidence), 3),
+    }
+
+
+def _seat_order(found: list) -> list:
+    """Seat 0 nearest the bottom edge, then clockwise as seen from above."""
+    if not found:
+        return found
+    centres = [b.center for b, _ in found]
+    middle = np.mean(centres, axis=0)
+    first = max(range(len(centres)), key=lambda i: centres[i][1])
+    a0 = np.arctan2(*(centres[first] - middle)[::-1])
+    return [
+        found[i]
+        for i in sorted(
+            range(len(found)), key=lambda i: (np.arctan2(*(centres[i] - middle)[::-1]) - a0) % (2 * np.pi)
+        )
+    ]
+
+
+def _as_bgr(frame: np.ndarray) -> np.ndarray:
+    a = np.asarray(frame)
+    if a.ndim == 2:
+        a = cv2.cvtColor(a, cv2.COLOR_GRAY2BGR)
+    elif a.ndim == 3 and a.shape[2] == 4:
+        a = cv2.cvtColor(a, cv2.COLOR_BGRA2BGR)
+    elif a.ndim != 3 or a.shape[2] != 3:
+        raise ValueError(_("expected an H x W x 3 BGR image, got shape {shape}").format(shape=a.shape))
+    if a.shape[0] < 32 or a.shape[1] < 32:
+        raise ValueError(_("image {w}x{h} is too small").format(w=a.shape[1], h=a.shape[0]))
+    if a.dtype != np.uint8:
+        a = np.clip(a, 0, 255).astype(np.uint8)
+    return np.ascontiguousarray(a)

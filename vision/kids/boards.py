@@ -1,0 +1,250 @@
+"""Kids player boards: found by their violet frame, named and turned upright by matching
+every board definition's printed field outlines, then read field by field.
+
+A board definition places its fields in board-relative coordinates; once the frame's
+four corners are known, the homography of each of the four ways round maps the
+definition onto the photo, and the printed outlines (dark ink round a light field)
+must lie where the definition says. The best (definition, way round) wins; its lead over
+the runner-up is the board's confidence.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from companion.rules.kids_board import KidsBoard
+from vision.geometry import fit_quad
+
+from .colors import balance_gains, label_map
+from .geometry import BOARD_H_MM, BOARD_W_MM, Plane, board_point_mm, ellipse_through
+from .tiles import MIN_CONFIDENCE, UNKNOWN, read_faces
+
+_MATCH_PX_PER_MM = 2.0
+_READ_PX_PER_MM = 2.5
+_MIN_MATCH = 0.45  # contrast of the outlines (in near-band spreads) below which it is no board
+CREAM_RGB = (244, 236, 220)
+_CORE = cv2.getStructuringElement(
+    cv2.MORPH_ELLIPSE, (9, 9)
+)  # 2 mm in from the printed outline  # a field's print, the reference for white balance
+
+
+@dataclass
+class BoardFind:
+    quad: np.ndarray  # image corners of the board: its top-left, top-right, bottom-right, bottom-left
+    board: KidsBoard
+    plane: Plane
+    rotation: int
+    confidence: float
+    center: np.ndarray = field(default_factory=lambda: np.zeros(2))
+
+
+@dataclass
+class FieldReading:
+    value: str | None
+    confidence: float
+    outline_mm: np.ndarray
+
+
+@dataclass
+class BoardReading:
+    pictures: list[list[FieldReading]]
+    occluded: bool
+
+
+def field_outline_mm(f) -> np.ndarray:
+    """A field's printed outline in board mm (a circle's outline as a smooth ellipse)."""
+    if f.outline is not None:
+        pts = np.array([board_point_mm(p) for p in f.outline])
+        return ellipse_through(pts) if f.shape == "circle" else pts
+    at = np.array(board_point_mm(f.at if f.at is not None else (0.5, 0.5)))
+    return at + np.array([[-16, -16], [16, -16], [16, 16], [-16, 16]], np.float64)
+
+
+def field_centre_mm(f) -> np.ndarray:
+    return np.array(board_point_mm(f.at)) if f.at is not None else field_outline_mm(f).mean(axis=0)
+
+
+@lru_cache(maxsize=32)
+def _template(board: KidsBoard) -> tuple[np.ndarray, np.ndarray]:
+    """Masks at _MATCH_PX_PER_MM: where the board's outlines are printed, and the light
+    bands either side of them."""
+    s = _MATCH_PX_PER_MM
+    size = (round(BOARD_H_MM * s), round(BOARD_W_MM * s))
+    ink = np.zeros(size, np.uint8)
+    for picture in board.pictures:
+        for f in picture.fields:
+            pts = np.round(field_outline_mm(f) * s * 16).astype(np.int32)
+            cv2.polylines(ink, [pts], True, 255, 3, cv2.LINE_8, shift=4)
+    wide = cv2.dilate(ink, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (15, 15)))
+    mid = cv2.dilate(ink, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
+    return np.flatnonzero(ink), np.flatnonzero((wide > 0) & (mid == 0))
+
+
+def _corner_homography(quad: np.ndarray, turn: int) -> np.ndarray:
+    """Board mm -> image, with the board's top-left corner at quad[turn]."""
+    src = np.float32([[0, 0], [BOARD_W_MM, 0], [BOARD_W_MM, BOARD_H_MM], [0, BOARD_H_MM]])
+    return cv2.getPerspectiveTransform(src, np.float32(np.roll(quad, -turn, axis=0)))
+
+
+def identify(
+    frame: np.ndarray, gray: np.ndarray, quad: np.ndarray, boards: tuple[KidsBoard, ...]
+) -> BoardFind | None:
+    """Which definition, which way round, a board frame at image `quad` shows."""
+    s = _MATCH_PX_PER_MM
+    size = (round(BOARD_W_MM * s), round(BOARD_H_MM * s))
+    to_mm = np.diag([1 / s, 1 / s, 1.0])
+    scores = []
+    patches = {}
+    for turn in range(4):
+        h = _corner_homography(quad, turn)
+        if turn < 2:  # one pixel more each way, so that the half turn below lines up exactly
+            big = cv2.warpPerspective(
+                gray, h @ to_mm, (size[0] + 1, size[1] + 1), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
+            )
+            patches[turn], patches[turn + 2] = big[:-1, :-1], big[::-1, ::-1][:-1, :-1]
+        # blurred: a frame found a millimetre or two off still matches its outlines
+        flat = cv2.GaussianBlur(patches[turn], (0, 0), 1.5).astype(np.float32).ravel()
+        for board in boards:
+            ink, near = _template(board)
+            light = flat[near]
+            contrast = (float(light.mean()) - float(flat[ink].mean())) / (float(light.std()) + 8.0)
+            scores.append((contrast, turn, board, h))
+    scores.sort(key=lambda t: -t[0])
+    best, turn, board, h = scores[0]
+    if best < _MIN_MATCH:
+        return None
+    runner_up = scores[1][0] if len(scores) > 1 else 0.0
+    confidence = float(np.clip((best - runner_up) / 0.6, 0, 1)) * float(np.clip(best / 2.5, 0, 1))
+    plane = Plane(h, (frame.shape[1], frame.shape[0]))
+    centre = plane.to_image(np.array([[BOARD_W_MM / 2, BOARD_H_MM / 2]]))[0]
+    top = plane.to_image(np.array([[BOARD_W_MM / 2, 0.0]]))[0]
+    up = top - centre
+    rotation = round(np.degrees(np.arctan2(up[0], -up[1])) / 90.0) % 4 * 90
+    return BoardFind(np.roll(quad, -turn, axis=0), board, plane, int(rotation), confidence, centre)
+
+
+def read_board(frame: np.ndarray, find: BoardFind) -> BoardReading:
+    """Every field of the found board: a colour, None (empty) or "unknown"."""
+    s = _READ_PX_PER_MM
+    patch = find.plane.warp(frame, (0.0, 0.0), (BOARD_W_MM, BOARD_H_MM), s)
+    fields = [f for p in find.board.pictures for f in p.fields]
+    outlines = [field_outline_mm(f) for f in fields]
+    interior = np.zeros(patch.shape[:2], np.uint8)
+    for o in outlines:
+        cv2.fillPoly(interior, [np.round(o * s).astype(np.int32)], 255)
+    interior = cv2.erode(interior, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
+    gains = balance_gains(patch[interior > 0], CREAM_RGB)
+    labels, hsv = label_map(patch, gains)
+    tiles = (labels > 0).astype(np.uint8)
+    covered = _unexplained(hsv, labels)
+    h, w = labels.shape
+    pictures: list[list[FieldReading]] = []
+    occluded = False
+    k = 0
+    for picture in find.board.pictures:
+        row = []
+        for f in picture.fields:
+            outline = outlines[k]
+            k += 1
+            reading = _read_field(
+                f, outline, labels, tiles, hsv=hsv, covered=covered, plane=find.plane, s=s, size=(w, h)
+            )
+            occluded |= reading.value == UNKNOWN and reading.confidence == 0.0
+            row.append(reading)
+        pictures.append(row)
+    return BoardReading(pictures, occluded)
+
+
+def _unexplained(hsv: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    """Pixels that are neither a tile colour nor a light print: a hand, a sleeve, a cup
+    (black: outside the image)."""
+    sat, val = hsv[..., 1], hsv[..., 2]
+    return ((labels == 0) & ((sat >= 70) | (val < 45)) & (val > 0)).astype(np.uint8)
+
+
+def _read_field(
+    f,
+    outline: np.ndarray,
+    labels: np.ndarray,
+    tiles: np.ndarray,
+    *,
+    hsv: np.ndarray,
+    covered: np.ndarray,
+    plane: Plane,
+    s: float,
+    size: tuple[int, int],
+) -> FieldReading:
+    w, h = size
+    lo = np.floor(outline.min(axis=0) * s - 8 * s).astype(int)
+    hi = np.ceil(outline.max(axis=0) * s + 8 * s).astype(int)
+    x0, y0 = max(0, lo[0]), max(0, lo[1])
+    x1, y1 = min(w, hi[0]), min(h, hi[1])
+    inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillPoly(inside, [np.round(outline * s - (x0, y0)).astype(np.int32)], 255)
+    core = cv2.erode(inside, _CORE)
+    core_px = core > 0
+    core_area = int(core_px.sum())
+    if core_area < 20:
+        return FieldReading(UNKNOWN, 0.0, outline)
+    if np.mean(hsv[y0:y1, x0:x1, 2][core_px] > 0) < 0.7:
+        return FieldReading(UNKNOWN, 0.0, outline)  # off the image
+    win_tiles = tiles[y0:y1, x0:x1]
+    sweep = plane.sweep_mm(field_centre_mm(f)) * s
+    best, best_overlap = None, 0
+    for face in read_faces(labels[y0:y1, x0:x1], s, sweep):
+        drawn = np.zeros_like(core)
+        cv2.drawContours(drawn, [face.contour], -1, 255, -1)
+        overlap = int(np.count_nonzero(drawn & core))
+        if overlap > best_overlap:
+            best, best_overlap = face, overlap
+    if best is not None and best_overlap > 0.15 * core_area:
+        bx, by, bw, bh = cv2.boundingRect(best.contour)
+        if bx <= 0 or by <= 0 or bx + bw >= x1 - x0 or by + bh >= y1 - y0:
+            return FieldReading(UNKNOWN, 0.0, outline)  # part of something bigger than a tile
+        return FieldReading(best.value, round(best.confidence, 3), outline)
+    # no tile: the field's light print must show nearly everywhere
+    sat = hsv[y0:y1, x0:x1, 1][core_px]
+    val = hsv[y0:y1, x0:x1, 2][core_px]
+    light = float(np.mean((sat < 65) & (val > 40)))
+    tile_px = float(np.mean(win_tiles[core_px] > 0))
+    hidden = float(np.mean(covered[y0:y1, x0:x1][core_px] > 0))
+    if light >= 0.8 and tile_px < 0.05 and hidden < 0.1:
+        confidence = float(np.clip((light - 0.8) / 0.15, 0, 1)) * 0.5 + 0.5
+        return FieldReading(None, round(confidence, 3), outline)
+    return FieldReading(UNKNOWN, round(max(0.0, min(light, MIN_CONFIDENCE) - 0.3), 3), outline)
+
+
+def _fill_fraction(mask: np.ndarray, hull: np.ndarray) -> float:
+    """Share of a hull's area that the mask covers (a frame is a thin band: low)."""
+    x, y, w, h = cv2.boundingRect(hull)
+    inside = np.zeros((h, w), np.uint8)
+    cv2.fillPoly(inside, [hull.reshape(-1, 2) - (x, y)], 1)
+    total = int(inside.sum())
+    return float(np.count_nonzero(mask[y : y + h, x : x + w] & inside)) / max(1, total)
+
+
+def find_board_quads(mask: np.ndarray, scale: float, min_area: float) -> tuple[list[np.ndarray], list[int]]:
+    """Quads (full-image px) of board frames in the small violet mask, and the indices of
+    the contours that were none (for the tray finder)."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    quads, rest = [], []
+    for i, c in enumerate(contours):
+        hull = cv2.convexHull(c)
+        hull_area = float(cv2.contourArea(hull))
+        if hull_area < min_area:
+            continue
+        band = _fill_fraction(mask, hull)
+        quad = fit_quad(c)
+        if quad is None or band > 0.6:
+            rest.append(i)
+            continue
+        quad_area = float(cv2.contourArea(quad.astype(np.float32)))
+        if abs(quad_area - hull_area) > 0.08 * hull_area:
+            rest.append(i)
+            continue
+        quads.append(quad / scale)
+    return quads, rest
