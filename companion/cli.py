@@ -22,6 +22,7 @@ COMMANDS = (
     "companion.commands.recognize",
     "companion.commands.run",
     "companion.commands.history",
+    "companion.commands.kit",
 )
 
 
