@@ -41,3 +41,15 @@ def test_camera_options_follow_the_backend(tmp_path):
     assert camera_options(config, "opencv:1") == {"size": (1920, 1080)}
     assert camera_options(config, "replay:/frames") == {"fps": 5.0}
     assert camera_options(Config(), "auto") == {"size": (2304, 1296)}
+
+
+def test_the_automatic_camera_choice_is_reported(monkeypatch, capsys):
+    import hardware.camera
+
+    def make_camera(name, **options):
+        options["report"]("Camera: a test camera")
+        raise hardware.camera.CameraError("stop here")
+
+    monkeypatch.setattr(hardware.camera, "make_camera", make_camera)
+    assert main(["run", "--camera", "auto"]) == 2
+    assert "Camera: a test camera" in capsys.readouterr().err

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
+import logging
 import sys
 from pathlib import Path
 from typing import Any
@@ -67,9 +68,14 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.lang is None:
         set_language(config.display.language)
+    # Under systemd, stderr is the journal: what the kiosk did and why can be read there.
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     name = args.camera or config.camera.backend
+    options = camera_options(config, name)
+    if name == "auto":
+        options["report"] = lambda message: print(message, file=sys.stderr, flush=True)
     try:
-        camera = ReconnectingCamera(make_camera(name, **camera_options(config, name)))
+        camera = ReconnectingCamera(make_camera(name, **options))
     except (CameraError, TypeError) as error:
         print(_("run: {error}").format(error=error), file=sys.stderr)
         return 2
