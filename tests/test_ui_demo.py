@@ -98,6 +98,24 @@ def test_demo_waits_for_a_tracker_behind_the_table_then_plays_on():
     assert pipeline.turns == turns + 1
 
 
+def test_demo_players_undo_an_event_that_did_not_happen():
+    from companion.rules.azul import Refill
+    from companion.rules.azul_record import Record
+
+    tracker = FakeTracker(Game(2))
+    tracker.record = Record(["Ada", "Bo"])
+    pipeline = DemoPipeline(SETTINGS, seed=8, stage=TrueTable(), reader=TrackerReader(tracker))
+    pipeline.step()  # the true refill
+    (true_refill,) = pipeline.history
+    shuffled = Refill(tuple(tuple(reversed(f)) for f in true_refill.factories))
+    tracker.record.append(shuffled)  # the same tiles in another order: right
+    pipeline.step()
+    assert "undo" not in tracker.acted
+    tracker.record.events[0] = Refill(((0, 0, 0, 0),) * 5)  # a refill that did not happen
+    pipeline.step()
+    assert tracker.acted[-1] == "undo"
+
+
 def test_true_table_and_real_tracker_play_a_whole_game():
     pipeline = DemoPipeline(Settings(("A", "B", "C")), seed=5, stage=TrueTable())
     view = pipeline.first()

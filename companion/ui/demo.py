@@ -26,7 +26,7 @@ import numpy as np
 
 from companion.bots import GreedyBot
 from companion.results import FileResults, Results
-from companion.rules.azul import COLORS, FACTORIES, MARKER, OVER, REFILL, Event, Game
+from companion.rules.azul import COLORS, FACTORIES, MARKER, OVER, REFILL, Event, Game, Refill
 from companion.rules.azul_record import Record
 from companion.session import EchoSink, Resumption, resume_game, start_game
 from companion.sim.table import still_states, table_observation
@@ -143,6 +143,7 @@ class TrackerReader:
         self.published: str | None = None
 
     game = property(lambda self: self.tracker.game)
+    record = property(lambda self: self.tracker.record)
     prompt = property(lambda self: self.tracker.prompt)
     warnings = property(lambda self: self.tracker.warnings)
     last = property(lambda self: self.tracker.last)
@@ -165,6 +166,13 @@ class TrackerReader:
         from companion.rules.azul_record import summary  # noqa: PLC0415
 
         self.published = self.results.publish(self.tracker.record.to_json(), summary(self.tracker.game))
+
+
+def _canonical(event: Event) -> Event:
+    """An event as the rules see it: the order of tiles within a factory does not matter."""
+    if isinstance(event, Refill):
+        return Refill(tuple(tuple(sorted(tiles)) for tiles in event.factories))
+    return event
 
 
 def make_reader(settings: Settings, *, record: Record | None = None, sink: Any = None,
@@ -207,6 +215,7 @@ class DemoPipeline:
         self.turns = 0
         self.waited = 0
         self.frame: np.ndarray | None = None
+        self.history: list[Event] = []  # the true events so far
         # A resumed game: the bots replay, unseen, what the record already holds.
         for _event in range(resume_after):
             self._play()
@@ -216,6 +225,10 @@ class DemoPipeline:
 
     def step(self) -> TableView | None:
         if self.reader.prompt is not None and self._answer():
+            return self._view()
+        if self._misled():
+            # The screen shows a move that did not happen: the players hold Undo, as at a real table.
+            self.reader.act("undo")
             return self._view()
         if self.reader.game != self.game and self.waited < self.patience:
             self.waited += 1
@@ -229,6 +242,14 @@ class DemoPipeline:
         self._show(still_states(before, event))
         return self._view()
 
+    def _misled(self) -> bool:
+        """Whether the tracker holds an event that is not the true game's."""
+        record = getattr(self.reader, "record", None)
+        if record is None or not record.events:
+            return False
+        accepted = [_canonical(e) for e in record.events]
+        return accepted != [_canonical(e) for e in self.history[:len(accepted)]]
+
     def _play(self) -> Event:
         """The next true event: a refill drawn from the bag, or the bot's move."""
         if self.game.phase == REFILL:
@@ -238,6 +259,7 @@ class DemoPipeline:
             self.turns += 1
         self.game.push(event)
         self.truth = event
+        self.history.append(event)
         return event
 
     def act(self, action: str) -> TableView | None:
