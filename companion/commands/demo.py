@@ -18,6 +18,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("demo", help=_("watch bots play a simulated table"),
                                    description=_("Bots play a game of Azul on a simulated table; "
                                                  "the companion reads it back and shows it."))
+    parser.add_argument("--game", default="azul", choices=("azul", "kids"),
+                        help=_("azul (default) or kids: Azul Kids with the example boards"))
+    parser.add_argument("--side", default="apprentice", choices=("apprentice", "master"),
+                        help=_("with --game kids: the boards' side (default apprentice)"))
     parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     parser.add_argument("--variant", default="colored", choices=("colored", "grey"))
     parser.add_argument("--seed", type=int, default=None, help=_("seed of the bag draws and the bots"))
@@ -69,6 +73,8 @@ def run(args: argparse.Namespace) -> int:
     if args.events and args.state_dir is None:
         print(_("demo: --events needs --state-dir DIR"), file=sys.stderr)
         return 2
+    if args.game == "kids":
+        return run_kids(args)
     # pygame loads only now, after the driver is chosen.
     from companion.store import StoreError
     from companion.ui.demo import Keeping, headless_demo, window_demo
@@ -93,6 +99,28 @@ def run(args: argparse.Namespace) -> int:
         return 0
     return window_demo(players=args.players, variant=args.variant, seed=args.seed, size=args.size,
                        pace=args.pace, fullscreen=args.fullscreen, table=args.table, keeping=keeping)
+
+
+def run_kids(args: argparse.Namespace) -> int:
+    """The Azul Kids demo: bots on a simulated Kids table, read back by the Kids tracker."""
+    if args.state_dir is not None:
+        print(_("demo: --state-dir is not yet supported with --game kids"), file=sys.stderr)
+        return 2
+    from companion.ui.kids.demo import kids_headless_demo, kids_window_demo
+
+    if not args.headless and not has_screen():
+        args.headless = True
+        args.frames = args.frames or Path("demo-frames")
+        args.frames.mkdir(parents=True, exist_ok=True)
+        print(_("No screen here: the demo writes what it would show as PNG screenshots to {path}/").format(
+            path=args.frames), file=sys.stderr)
+    if args.headless:
+        frames = kids_headless_demo(args.frames, players=args.players, side=args.side, seed=args.seed,
+                                    size=args.size, turns=args.turns, table=args.table)
+        print(_("{n} screenshots in {path}").format(n=len(frames), path=args.frames))
+        return 0
+    return kids_window_demo(players=args.players, side=args.side, seed=args.seed, size=args.size,
+                            pace=args.pace, fullscreen=args.fullscreen, table=args.table)
 
 
 def has_screen() -> bool:

@@ -1,0 +1,418 @@
+"""The Kids demo: bots play a simulated Azul Kids table and the companion reads it back.
+
+The same three swappable stages as the base demo (companion/ui/demo.py)::
+
+    bots play the true KidsState  ->  table stage: sights of each still table  ->  the Kids tracker
+
+- :class:`KidsTrueTable`: the perfect recogniser of companion.sim.kids (no frame).
+- :class:`KidsCameraTable`: each frame drawn by vision/synth/kids.py and read back by
+  vision/kids (recognise_kids), as at a real table.
+- :class:`KidsTrackerReader`: companion.kids_tracker, fed every sight in turn.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+
+from companion.kids_tracker import KidsTracker, canonical
+from companion.rules.kids import BOWLS, COLORS, Fill, KidsState, KidsTake
+from companion.rules.kids_board import KidsBoard, example_boards
+from companion.rules.kids_record import KidsRecord
+from companion.sim.kids import KidsTable, kids_observation, still_tables, table_of
+from companion.ui.demo import Sight, thumbnail
+from companion.ui.kids.view import CelebrationWatch, KidsTableView, build_kids_view
+from companion.ui.screens.base import Settings
+
+log = logging.getLogger(__name__)
+
+STAGES = ("camera", "true")
+KIDS_NAMES = ("1", "2", "3", "4")  # seats are told apart by animal and colour, not by name
+
+
+def kids_boards(side: str, players: int) -> tuple[KidsBoard, ...]:
+    """The example boards of ``side``, handed out in turn round the table."""
+    boards = [b for b in example_boards() if b.side == side]
+    return tuple(boards[seat % len(boards)] for seat in range(players))
+
+
+def kids_settings(side: str, players: int) -> Settings:
+    return Settings(KIDS_NAMES[:players], side, game="kids")
+
+
+# --- bots --------------------------------------------------------------------------
+
+
+class RandomKidsBot:
+    """Any legal take, uniformly."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def choose(self, game: KidsState) -> KidsTake:
+        return self.rng.choice(game.generate_legal_moves())
+
+
+class GreedyKidsBot(RandomKidsBot):
+    """The take that puts the most tiles on its own board; on the master side, then the one
+    that completes the most stars. Ties are broken at random."""
+
+    def choose(self, game: KidsState) -> KidsTake:
+        seat = game.turn
+        best: list[KidsTake] = []
+        top: tuple[int, int] | None = None
+        for move in game.generate_legal_moves():
+            result = game.result(move)
+            own = sum(p.tiles for p in result.placements if p.seat == seat)
+            stars = 0
+            if game.variant == "master" and move.picture is not None:
+                picture = game.boards[seat].picture(move.picture)
+                view = next(p for p in game.pictures(seat) if p.id == move.picture)
+                if sum(not f for f in view.filled) == own and own:
+                    stars = picture.stars
+            score = (own, stars)
+            if top is None or score > top:
+                top, best = score, [move]
+            elif score == top:
+                best.append(move)
+        return self.rng.choice(best)
+
+
+# --- table stages ------------------------------------------------------------------
+
+
+class KidsStage(Protocol):
+    def look(self, tables: list[KidsTable]) -> list[Sight]:
+        """The frames a camera sees of each still table, in order."""
+        ...
+
+
+class KidsTrueTable:
+    """A perfect camera and recogniser: each still table's true observation, ``frames`` times."""
+
+    def __init__(self, boards: tuple[KidsBoard, ...], frames: int = 3) -> None:
+        self.boards = boards
+        self.frames = frames
+
+    def look(self, tables: list[KidsTable]) -> list[Sight]:
+        return [
+            Sight(kids_observation(table, self.boards)) for table in tables for _frame in range(self.frames)
+        ]
+
+
+class KidsCameraTable:
+    """Frames drawn by the Kids renderer and read back by the Kids recogniser.
+
+    The renderer lays at most ``MAX_BIG_TILES`` tiles in the big bowl; when the game has
+    more there, the big bowl's reading is marked occluded (its count is not known).
+    """
+
+    def __init__(
+        self,
+        boards: tuple[KidsBoard, ...],
+        seed: int | None,
+        frames: int = 3,
+        size: tuple[int, int] = (1280, 720),
+    ) -> None:
+        from vision.synth import Conditions  # noqa: PLC0415  (the renderer loads only when used)
+        from vision.synth.kids import KidsLayout  # noqa: PLC0415
+
+        self.boards = boards
+        self.frames = frames
+        self.rng = np.random.default_rng(seed)
+        self.conditions = Conditions(
+            width=size[0], height=size[1], board_jitter_mm=10.0, board_jitter_deg=3.0
+        )
+        self.layout = KidsLayout.around_tray(len(boards), self.rng, jitter_mm=10.0, jitter_deg=3.0)
+        self.order = self._bowl_order()
+
+    def _bowl_order(self) -> list[int]:
+        """For each bowl number the camera gives (1-5), the renderer's bowl index holding it."""
+        from vision.synth.kids import KidsBoardContent, KidsTableContent, render_kids_table  # noqa: PLC0415
+
+        # Bowl i holds i + 1 tiles: the truth's counts tell which bowl the camera numbers how.
+        content = KidsTableContent(
+            tuple(KidsBoardContent(b) for b in self.boards), tuple(("red",) * (i + 1) for i in range(BOWLS))
+        )
+        _frame, truth = render_kids_table(content, self.conditions, self.rng, self.layout)
+        numbered = {b["bowl"]: sum(b["tiles"].values()) + b["unknown"] for b in truth["bowls"]}
+        return [numbered[number] - 1 for number in range(1, BOWLS + 1)]
+
+    def look(self, tables: list[KidsTable]) -> list[Sight]:
+        from vision.kids import recognise_kids  # noqa: PLC0415
+        from vision.synth.kids import MAX_BIG_TILES, render_kids_table  # noqa: PLC0415
+
+        sights = []
+        for table in tables:
+            content = self.content(table)
+            crowded = sum(table.big) > MAX_BIG_TILES
+            for _frame in range(self.frames):
+                frame, _truth = render_kids_table(content, self.conditions, self.rng, self.layout)
+                observation = recognise_kids(frame, self.boards)
+                if crowded:
+                    for bowl in observation["bowls"]:
+                        if bowl["bowl"] == "big":
+                            bowl["occluded"] = True
+                sights.append(Sight(observation, frame))
+        return sights
+
+    def content(self, table: KidsTable) -> Any:
+        from vision.synth.kids import MAX_BIG_TILES, KidsBoardContent, KidsTableContent  # noqa: PLC0415
+
+        def tiles(counts: tuple[int, ...]) -> tuple[str, ...]:
+            return tuple(c for c, n in zip(COLORS, counts, strict=True) for _n in range(n))
+
+        bowls: list[tuple[str, ...]] = [()] * BOWLS
+        for number, index in enumerate(self.order):
+            bowls[index] = tiles(table.bowls[number])
+        return KidsTableContent(
+            tuple(KidsBoardContent(b, f) for b, f in zip(self.boards, table.boards, strict=True)),
+            tuple(bowls),
+            tiles(table.big)[:MAX_BIG_TILES],
+        )
+
+
+def kids_table_stage(name: str, boards: tuple[KidsBoard, ...], seed: int | None) -> KidsStage:
+    if name == "camera":
+        return KidsCameraTable(boards, seed)
+    if name == "true":
+        return KidsTrueTable(boards)
+    raise ValueError(f"unknown table stage {name!r}; one of {', '.join(STAGES)}")
+
+
+# --- reader and pipeline -----------------------------------------------------------
+
+
+class KidsReader(Protocol):
+    game: KidsState
+    prompt: Any
+    warnings: tuple
+    last: Any
+
+    def read(self, sights: list[Sight]) -> list: ...
+
+    def act(self, action: str) -> list: ...
+
+
+class KidsTrackerReader:
+    """The Kids tracker, fed every sight in turn."""
+
+    def __init__(self, tracker: Any) -> None:
+        self.tracker = tracker
+
+    game = property(lambda self: self.tracker.game)
+    prompt = property(lambda self: self.tracker.prompt)
+    warnings = property(lambda self: self.tracker.warnings)
+    last = property(lambda self: self.tracker.last)
+
+    def read(self, sights: list[Sight]) -> list:
+        outcomes = []
+        for sight in sights:
+            outcomes.extend(self.tracker.observe(sight.observation))
+        return outcomes
+
+    def act(self, action: str) -> list:
+        return self.tracker.act(action)
+
+
+class KidsDemoPipeline:
+    """Bots play ``settings`` (variant = the side) on a true KidsState; the stage and the
+    reader show what the companion sees.
+
+    As in the base demo, while the tracker asks, each step answers as the players would
+    (Next until the true event is highlighted, then Confirm); while it lags behind the
+    table, the camera looks again (up to ``patience`` steps), then play goes on.
+    """
+
+    def __init__(
+        self,
+        settings: Settings,
+        seed: int | None = None,
+        stage: KidsStage | None = None,
+        reader: KidsReader | None = None,
+        *,
+        patience: int = 4,
+        bot: str = "greedy",
+    ) -> None:
+        self.settings = settings
+        self.rng = random.Random(seed)
+        self.boards = kids_boards(settings.variant, len(settings.names))
+        self.game = KidsState(settings.variant, self.boards)
+        self.bot = (GreedyKidsBot if bot == "greedy" else RandomKidsBot)(self.rng)
+        self.stage = stage if stage is not None else kids_table_stage("camera", self.boards, seed)
+        self.reader = (
+            reader
+            if reader is not None
+            else KidsTrackerReader(
+                KidsTracker(KidsRecord(settings.variant, tuple(settings.names), self.boards))
+            )
+        )
+        self.patience = patience
+        self.truth: KidsTake | Fill | None = None
+        self.turns = 0
+        self.waited = 0
+        self.frame: np.ndarray | None = None
+        self.watch = CelebrationWatch()
+        self.watch.check(self.reader.game)
+        self.celebration = None
+        self._last_table = table_of(self.game)
+
+    def first(self) -> KidsTableView:
+        return self._view()
+
+    def step(self) -> KidsTableView | None:
+        if self.reader.prompt is not None and self._answer():
+            return self._view()
+        if self.reader.game != self.game and self.waited < self.patience:
+            self.waited += 1
+            self._show([self._last_table])
+            return self._view()
+        self.waited = 0
+        if self.game.is_over():
+            return None
+        before = self.game.copy()
+        event = self._play()
+        tables = still_tables(before, event)
+        self._last_table = tables[-1]
+        self._show(tables)
+        return self._view()
+
+    def _play(self) -> KidsTake | Fill:
+        if self.game.needs_fill:
+            event: KidsTake | Fill = self.game.draw_fill(self.rng)
+        else:
+            event = self.bot.choose(self.game)
+            self.turns += 1
+        self.game.push(event)
+        self.truth = event
+        return event
+
+    def act(self, action: str) -> KidsTableView | None:
+        self.reader.act(action)
+        return self._view()
+
+    def close(self) -> None:
+        """Nothing to let go of: the simulated table holds no device."""
+
+    def _show(self, tables: list[KidsTable]) -> None:
+        sights = self.stage.look(tables)
+        if sights and sights[-1].frame is not None:
+            self.frame = thumbnail(sights[-1].frame)
+        self.reader.read(sights)
+
+    def _answer(self) -> bool:
+        prompt = self.reader.prompt
+        candidates = [canonical(c) for c in prompt.candidates]
+        truth = canonical(self.truth) if self.truth is not None else None
+        if truth not in candidates:
+            log.info("the tracker asks without the true event %s among %s", truth, candidates)
+            return False
+        if candidates.index(truth) != prompt.selected:
+            self.reader.act("next")
+        else:
+            self.reader.act("confirm")
+        return True
+
+    def _view(self) -> KidsTableView:
+        reader = self.reader
+        news = self.watch.check(reader.game)
+        if news is not None:
+            self.celebration = news
+        return build_kids_view(
+            reader.game,
+            tuple(self.settings.names),
+            prompt=reader.prompt,
+            warnings=reader.warnings,
+            celebration=self.celebration,
+            frame=self.frame,
+        )
+
+
+# --- the app -----------------------------------------------------------------------
+
+
+def kids_demo_app(
+    settings: Settings,
+    size: tuple[int, int],
+    *,
+    seed: int | None,
+    threaded: bool,
+    pace: float,
+    table: str = "camera",
+    end_seconds: float | None = 15.0,
+) -> tuple[Any, list[KidsDemoPipeline]]:
+    """A Kids app whose games bots play; also returns the pipelines it made (newest last)."""
+    from companion.ui.kids.app import KidsApp  # noqa: PLC0415
+
+    made: list[KidsDemoPipeline] = []
+
+    def session(chosen: Settings) -> KidsDemoPipeline:
+        game_seed = None if seed is None else seed + len(made)
+        boards = kids_boards(chosen.variant, len(chosen.names))
+        pipeline = KidsDemoPipeline(chosen, game_seed, kids_table_stage(table, boards, game_seed))
+        made.append(pipeline)
+        return pipeline
+
+    app = KidsApp(
+        size, session, settings, threaded=threaded, pace=pace, round_seconds=None, end_seconds=end_seconds
+    )
+    return app, made
+
+
+def kids_headless_demo(
+    folder: Path,
+    *,
+    players: int = 2,
+    side: str = "apprentice",
+    seed: int | None = None,
+    size: tuple[int, int] = (800, 480),
+    turns: int | None = None,
+    pace: float = 1.0,
+    table: str = "camera",
+) -> list[Path]:
+    """Play and write a screenshot whenever the screen changes, until ``turns`` takes or the end."""
+    import pygame  # noqa: PLC0415
+
+    from companion.ui.app import save_frame  # noqa: PLC0415
+    from companion.ui.kids.screens import KidsEndScreen  # noqa: PLC0415
+
+    pygame.font.init()
+    settings = kids_settings(side, players)
+    app, made = kids_demo_app(settings, size, seed=seed, threaded=False, pace=pace, table=table)
+    surface = pygame.Surface(size)
+    frames: list[Path] = []
+    app.start(settings)
+    limit = turns if turns is not None else 10_000
+    steps = 0
+    while len(frames) < 5_000:
+        if app.dirty:
+            app.draw(surface)
+            frames.append(save_frame(surface, folder, len(frames)))
+        pipeline = made[-1]
+        done = pipeline.turns >= limit and pipeline.reader.prompt is None
+        if done or isinstance(app.top, KidsEndScreen) or steps > 20_000:
+            break
+        app.advance(pace)
+        steps += 1
+    return frames
+
+
+def kids_window_demo(
+    *,
+    players: int = 2,
+    side: str = "apprentice",
+    seed: int | None = None,
+    size: tuple[int, int] = (800, 480),
+    pace: float = 1.2,
+    fullscreen: bool = False,
+    table: str = "camera",
+) -> int:
+    from companion.ui.app import run_window  # noqa: PLC0415
+
+    settings = kids_settings(side, players)
+    app, _made = kids_demo_app(settings, size, seed=seed, threaded=True, pace=pace, table=table)
+    return run_window(app, fullscreen=fullscreen, first=lambda: app.start(settings))
