@@ -40,6 +40,8 @@ LANGUAGE_NAMES = {"da": "Danish", "de": "German", "es": "Spanish", "nl": "Dutch"
 # them are listed by file and argument. Any other `_()` of something not a literal is an error.
 RUNTIME_WORDS = {
     "companion/rules/azul.py": ("COLORS", "VARIANTS", "REFILL", "DRAFTING", "TILING", "OVER"),
+    "companion/rules/kids.py": ("COLORS",),
+    "companion/rules/kids_board.py": ("SHAPES",),
 }
 DYNAMIC_CALLS = {
     "companion/rules/azul.py": {"COLORS[color]", "COLORS[self.line_colors[line]]", "COLORS[move.color]",
@@ -47,6 +49,9 @@ DYNAMIC_CALLS = {
     "companion/explain.py": {"COLORS[color]"},
     "companion/tracker.py": {"COLORS[found.color]"},
     "companion/ui/view.py": {"COLORS[event.color]"},
+    # Kids tile colours and field shapes.
+    "companion/kids_tracker.py": {"short", "value", "spot.shape", "SHAPE_OF[value]"},
+    "companion/ui/kids/samples.py": {"picture.shapes[index]"},
     "companion/commands/replay.py": {"game.variant", "game.phase"},
     # Board sides are the variant names; tiles and lines hold colour names.
     "companion/commands/recognize.py": {"b['side']", "line['color']", "t", "col"},
