@@ -114,6 +114,8 @@ def test_demo_players_undo_an_event_that_did_not_happen():
     tracker.record.events[0] = Refill(((0, 0, 0, 0),) * 5)  # a refill that did not happen
     pipeline.step()
     assert tracker.acted[-1] == "undo"
+    pipeline.step()  # the fake took nothing back: the tracker reads it wrong again
+    assert tracker.acted.count("undo") == 1, "once per event, then play goes on"
 
 
 def test_true_table_and_real_tracker_play_a_whole_game():

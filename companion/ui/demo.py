@@ -216,6 +216,7 @@ class DemoPipeline:
         self.waited = 0
         self.frame: np.ndarray | None = None
         self.history: list[Event] = []  # the true events so far
+        self.undone: set[int] = set()  # record lengths at which the players pressed Undo
         # A resumed game: the bots replay, unseen, what the record already holds.
         for _event in range(resume_after):
             self._play()
@@ -227,7 +228,9 @@ class DemoPipeline:
         if self.reader.prompt is not None and self._answer():
             return self._view()
         if self._misled():
-            # The screen shows a move that did not happen: the players hold Undo, as at a real table.
+            # The screen shows a move that did not happen: the players hold Undo, as at a real table,
+            # once for each event; if the tracker reads it wrong again, play goes on.
+            self.undone.add(len(self.reader.record.events))
             self.reader.act("undo")
             return self._view()
         if self.reader.game != self.game and self.waited < self.patience:
@@ -245,7 +248,7 @@ class DemoPipeline:
     def _misled(self) -> bool:
         """Whether the tracker holds an event that is not the true game's."""
         record = getattr(self.reader, "record", None)
-        if record is None or not record.events:
+        if record is None or not record.events or len(record.events) in self.undone:
             return False
         accepted = [_canonical(e) for e in record.events]
         return accepted != [_canonical(e) for e in self.history[:len(accepted)]]
