@@ -9,14 +9,14 @@ left by 84, floor centres at x = 50 + 90k, y = 545, cells about 78 px.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, partial
 
 import cv2
 import numpy as np
 
 from .designs import CREAM, GREY_CELL_RGB, PRINTED_PALETTE, bgr, design_image
 from .scene import printed_color
-from .sprites import Sprite, make_sprite, rounded_rect_alpha, smooth_noise
+from .sprites import LazySprite, rounded_rect_alpha, smooth_noise
 
 BOARD_W_MM = 260.0
 BOARD_H_MM = 250.0
@@ -111,18 +111,31 @@ def _ornament_background(h: int, w: int, s: float, rng: np.random.Generator) -> 
             for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
                 cv2.circle(img, (c[0] + dx * r, c[1] + dy * r), round(1.6 * s), light, -1, cv2.LINE_AA)
             cv2.circle(img, c, round(1.1 * s), dark, -1, cv2.LINE_AA)
-    img *= (1 + 0.03 * smooth_noise((h, w), 20 * s, rng))[..., None]
+    mottle = smooth_noise((h, w), 20 * s, rng)
+    mottle *= np.float32(0.03)
+    mottle += np.float32(1)
+    img *= mottle[..., None]
     return img
 
 
 def _marble(h: int, w: int, s: float, rng: np.random.Generator) -> np.ndarray:
-    img = np.empty((h, w, 3), np.float32)
-    img[:] = bgr(CREAM)
+    """Brightness of the cream marble panel (veins and mottle), computed in place to
+    keep a board-sized drawing light."""
     low = smooth_noise((h, w), 40 * s, rng)
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32) / s
-    veins = np.abs(np.sin(0.05 * xx + 0.03 * yy + 2.2 * low))
-    darken = 1 - 0.10 * np.exp(-veins * 14) - 0.025 * smooth_noise((h, w), 8 * s, rng)
-    return img * darken[..., None]
+    yy = np.arange(h, dtype=np.float32)[:, None] / s
+    xx = np.arange(w, dtype=np.float32) / s
+    shade = 0.05 * xx + 0.03 * yy
+    low *= np.float32(2.2)
+    shade += low
+    del low
+    veins = np.abs(np.sin(shade, out=shade), out=shade)
+    darken = np.negative(veins, out=veins)
+    darken *= np.float32(14)
+    np.exp(darken, out=darken)
+    darken *= np.float32(0.10)
+    np.subtract(np.float32(1), darken, out=darken)
+    darken -= np.float32(0.025) * smooth_noise((h, w), 8 * s, rng)
+    return darken
 
 
 def _draw_board(side: str) -> tuple[np.ndarray, np.ndarray]:
@@ -150,7 +163,7 @@ def _draw_board(side: str) -> tuple[np.ndarray, np.ndarray]:
 
     x0, y0 = round(PANEL_X0_MM * s), round(PANEL_Y0_MM * s)
     x1, y1 = round((PANEL_X0_MM + 243) * s), round((PANEL_Y0_MM + 162) * s)
-    img[y0:y1, x0:x1] = _marble(y1 - y0, x1 - x0, s, rng)
+    np.multiply(_marble(y1 - y0, x1 - x0, s, rng)[..., None], np.float32(bgr(CREAM)), out=img[y0:y1, x0:x1])
     cv2.rectangle(img, (x0, y0), (x1, y1), cream_line, max(1, round(0.5 * s)), cv2.LINE_AA)
 
     _text(
@@ -216,13 +229,12 @@ def _draw_board(side: str) -> tuple[np.ndarray, np.ndarray]:
         cx = bx0 + (bx1 - bx0) * (k + 0.5) / 3
         _text(img, label, (cx, (by0 + by1) / 2 + 3), 5.5, bgr(CREAM), s=s, thickness_mm=0.8)
         _square(img, (cx, by0 + 7), 3.5, s, bgr(CREAM))
-    return np.clip(img, 0, 255), rounded_rect_alpha(w, h, 2.0 * s)
+    return np.clip(img, 0, 255, out=img), rounded_rect_alpha(w, h, 2.0 * s)
 
 
 @cache
-def board_sprite(side: str) -> Sprite:
-    img, alpha = _draw_board(side)
-    return make_sprite(img, alpha, _PX_PER_MM, min_size=64)
+def board_sprite(side: str) -> LazySprite:
+    return LazySprite(partial(_draw_board, side), _PX_PER_MM, min_size=64)
 
 
 EDGE_BGR = bgr((36, 52, 88))

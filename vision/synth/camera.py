@@ -8,8 +8,11 @@ keeps (x, y, z) right-handed with OpenCV's camera frame (x right, y down, z ahea
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
+
+_FLIP_Z = np.array([1.0, 1.0, -1.0])  # table (x, y, height) -> world (x, y, z = -height)
 
 
 @dataclass(frozen=True)
@@ -28,8 +31,7 @@ class Camera:
 
     def project(self, points: np.ndarray) -> np.ndarray:
         """(N, 3) table points (x, y, height) -> (N, 2) image pixels."""
-        p = np.asarray(points, np.float64).reshape(-1, 3)
-        world = np.stack([p[:, 0], p[:, 1], -p[:, 2]], axis=1)
+        world = np.asarray(points, np.float64).reshape(-1, 3) * _FLIP_Z
         cam = world @ self.R.T + self.t
         img = cam @ self.K.T
         return img[:, :2] / img[:, 2:3]
@@ -43,8 +45,7 @@ class Camera:
 
     def depth(self, points: np.ndarray) -> np.ndarray:
         """Distance along the optical axis (for drawing far things first)."""
-        p = np.asarray(points, np.float64).reshape(-1, 3)
-        world = np.stack([p[:, 0], p[:, 1], -p[:, 2]], axis=1)
+        world = np.asarray(points, np.float64).reshape(-1, 3) * _FLIP_Z
         return (world @ self.R.T + self.t)[:, 2]
 
     def px_per_mm(self, points: np.ndarray) -> float:
@@ -100,7 +101,15 @@ def fit_camera(
 ) -> Camera:
     """Camera that frames the given table points (x, y, height), then zooms by `framing`
     (1 = everything just inside the image with `margin` to spare, > 1 = closer)."""
-    pts = np.asarray(points, np.float64)
+    pts = np.ascontiguousarray(points, np.float64)
+    view = (tilt_deg, azimuth_deg, roll_deg, hfov_deg, width, height, framing, margin)
+    return _fit_camera(pts.tobytes(), pts.shape, view)
+
+
+@lru_cache(maxsize=16)  # a fixed camera over a fixed layout (the demo) is fitted once
+def _fit_camera(points: bytes, shape: tuple[int, ...], view_args: tuple) -> Camera:
+    pts = np.frombuffer(points, np.float64).reshape(shape)
+    tilt_deg, azimuth_deg, roll_deg, hfov_deg, width, height, framing, margin = view_args
     view = {
         "tilt_deg": tilt_deg,
         "azimuth_deg": azimuth_deg,
@@ -138,7 +147,10 @@ def fit_camera(
             # re-aim at the table point seen in the middle of the points' image box
             target = back_project(cam, ((p.min(axis=0) + p.max(axis=0)) / 2)[None])[0]
     distance = hi / framing
-    return look_at(tuple(target), distance, **view)
+    cam = look_at(tuple(target), distance, **view)
+    for a in (cam.K, cam.R, cam.t):
+        a.flags.writeable = False  # shared by every frame that hits the cache
+    return cam
 
 
 def back_project(cam: Camera, pixels: np.ndarray, height: float = 0.0) -> np.ndarray:

@@ -6,23 +6,42 @@ hundred tiles stays cheap.
 
 from __future__ import annotations
 
+import math
+import threading
+
 import cv2
 import numpy as np
 
-from .sprites import Sprite
+from .sprites import LazySprite, Sprite, unpack
 
 _SHIFT = 4  # sub-pixel bits for polygon drawing
+_scratch = threading.local()
+
+
+def scratch(role: str, shape: tuple[int, ...], dtype: type = np.float32) -> np.ndarray:
+    """An uninitialised work array, reused from one frame to the next: one buffer per
+    role and thread, grown as needed. Fresh frame-sized arrays cost the kernel a page
+    fault per 4 kB on first touch, which at 4000 x 3000 is a good share of a frame."""
+    buffers = _scratch.__dict__
+    size = math.prod(shape)
+    buf = buffers.get(role)
+    if buf is None or buf.dtype != dtype or buf.size < size:
+        buf = buffers[role] = np.empty(size, dtype)
+    return buf[:size].reshape(shape)
+
+
 _ONE = 1 << _SHIFT
 
 
 def roi_of(points: np.ndarray, width: int, height: int, pad: int = 2) -> tuple[int, int, int, int] | None:
     p = np.asarray(points, np.float64).reshape(-1, 2)
-    if not np.isfinite(p).all():
+    lo, hi = p.min(axis=0), p.max(axis=0)
+    if not (np.isfinite(lo).all() and np.isfinite(hi).all()):
         return None
-    x0 = max(0, int(np.floor(p[:, 0].min())) - pad)
-    y0 = max(0, int(np.floor(p[:, 1].min())) - pad)
-    x1 = min(width, int(np.ceil(p[:, 0].max())) + pad + 1)
-    y1 = min(height, int(np.ceil(p[:, 1].max())) + pad + 1)
+    x0 = max(0, math.floor(lo[0]) - pad)
+    y0 = max(0, math.floor(lo[1]) - pad)
+    x1 = min(width, math.ceil(hi[0]) + pad + 1)
+    y1 = min(height, math.ceil(hi[1]) + pad + 1)
     if x1 <= x0 or y1 <= y0:
         return None
     return x0, y0, x1, y1
@@ -44,16 +63,19 @@ def fill_polygon(
     roi = roi_of(points, w, h)
     if roi is None:
         return
-    a = (polygon_mask(points, roi) * opacity)[..., None]
+    a = polygon_mask(points, roi)
+    if opacity != 1.0:
+        a *= np.float32(opacity)
     x0, y0, x1, y1 = roi
     region = frame[y0:y1, x0:x1]
-    region += (np.asarray(color, np.float32) - region) * a
+    region += weighted(cv2.subtract(cv_scalar(color), region), a)
 
 
 def warp_layer(
     sprite_img: np.ndarray, H: np.ndarray, width: int, height: int
 ) -> tuple[tuple[int, int, int, int], np.ndarray] | None:
-    """Warp a premultiplied BGRA image by H (sprite px -> frame px) into its own ROI."""
+    """Warp a premultiplied BGRA image (a sprite level, packed or float32) by H
+    (sprite px -> frame px) into its own ROI, as float32."""
     sh, sw = sprite_img.shape[:2]
     corners = np.array([[0, 0, 1], [sw, 0, 1], [sw, sh, 1], [0, sh, 1]], np.float64) @ H.T
     if (corners[:, 2] <= 0).any():
@@ -71,14 +93,27 @@ def warp_layer(
         borderMode=cv2.BORDER_CONSTANT,
         borderValue=0,
     )
-    return roi, layer
+    return roi, unpack(layer)
 
 
 def blend_layer(frame: np.ndarray, roi: tuple[int, int, int, int], layer: np.ndarray) -> None:
     x0, y0, x1, y1 = roi
     region = frame[y0:y1, x0:x1]
-    region *= 1 - layer[..., 3:4]
-    region += layer[..., :3]
+    region *= cv2.cvtColor(np.subtract(np.float32(1), layer[..., 3]), cv2.COLOR_GRAY2BGR)
+    region += cv2.cvtColor(layer, cv2.COLOR_BGRA2BGR)
+
+
+def cv_scalar(color: tuple[float, ...] | np.ndarray) -> tuple[float, float, float, float]:
+    """A BGR colour as an OpenCV scalar (float32-rounded, as numpy would use it)."""
+    b, g, r = (float(c) for c in np.asarray(color, np.float32))
+    return (b, g, r, 0.0)
+
+
+def weighted(image: np.ndarray, weight: np.ndarray) -> np.ndarray:
+    """image (h, w, 3) times a per-pixel weight (h, w), in place. OpenCV's channel
+    expansion beats numpy broadcasting over a last axis of 3 several times."""
+    image *= cv2.cvtColor(weight, cv2.COLOR_GRAY2BGR)
+    return image
 
 
 def sprite_homography(
@@ -94,7 +129,11 @@ def sprite_homography(
 
 
 def draw_sprite(
-    frame: np.ndarray, sprite: Sprite, H_plane: np.ndarray, pose: np.ndarray, needed_px_per_mm: float
+    frame: np.ndarray,
+    sprite: Sprite | LazySprite,
+    H_plane: np.ndarray,
+    pose: np.ndarray,
+    needed_px_per_mm: float,
 ) -> tuple[tuple[int, int, int, int], np.ndarray] | None:
     """Warp the right pyramid level of a sprite onto the frame; returns its ROI and layer."""
     img, scale = sprite.level_for(needed_px_per_mm)
@@ -112,6 +151,22 @@ def pose_matrix(x: float, y: float, angle_deg: float) -> np.ndarray:
     a = np.radians(angle_deg)
     c, s = np.cos(a), np.sin(a)
     return np.array([[c, -s, x], [s, c, y], [0, 0, 1.0]])
+
+
+_BAND = 32  # frame rows darkened at a time
+_GAP = 48  # columns without shadow worth skipping
+
+
+def _runs(on: np.ndarray) -> list[tuple[int, int]]:
+    """Index ranges where `on` is true, joining those less than _GAP apart."""
+    edges = np.flatnonzero(np.diff(np.concatenate([[False], on, [False]]).astype(np.int8)))
+    runs: list[tuple[int, int]] = []
+    for start, stop in zip(edges[::2].tolist(), edges[1::2].tolist(), strict=True):
+        if runs and start - runs[-1][1] < _GAP:
+            runs[-1] = (runs[-1][0], stop)
+        else:
+            runs.append((start, stop))
+    return runs
 
 
 class ShadowLayer:
@@ -161,8 +216,15 @@ class ShadowLayer:
         fx0, fy0 = int(x0 / self.scale), int(y0 / self.scale)
         fx1, fy1 = min(w, int(np.ceil(x1 / self.scale))), min(h, int(np.ceil(y1 / self.scale)))
         # map frame pixel centres onto the half-resolution mask
-        full = cv2.resize(soft, (fx1 - fx0, fy1 - fy0), interpolation=cv2.INTER_LINEAR)
-        frame[fy0:fy1, fx0:fx1] *= (1 - full)[..., None]
+        full = scratch("shadow", (fy1 - fy0, fx1 - fx0))
+        cv2.resize(soft, (fx1 - fx0, fy1 - fy0), dst=full, interpolation=cv2.INTER_LINEAR)
+        np.subtract(np.float32(1), full, out=full)
+        # shadows are sparse: darken only the runs of columns, band by band, where
+        # there is any (elsewhere the factor is exactly 1)
+        for r0 in range(0, full.shape[0], _BAND):
+            light = full[r0 : r0 + _BAND]
+            for c0, c1 in _runs(cv2.reduce(light, 0, cv2.REDUCE_MIN)[0] < 1):
+                weighted(frame[fy0 + r0 : fy0 + r0 + light.shape[0], fx0 + c0 : fx0 + c1], light[:, c0:c1])
 
     def add_warped(self, sprite_img: np.ndarray, H: np.ndarray, strength: float) -> None:
         """Add the alpha of a sprite warped by H (sprite px -> full-resolution frame px)."""

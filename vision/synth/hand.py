@@ -6,7 +6,8 @@ above the table, so it hides what lies under it and casts a soft shadow.
 
 from __future__ import annotations
 
-from functools import cache
+from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -29,8 +30,31 @@ def _capsule(mask: np.ndarray, a: tuple[float, float], b: tuple[float, float], w
     cv2.line(mask, pa, pb, 255, max(1, round(width * s)), cv2.LINE_AA)
 
 
-@cache
-def hand_sprite(skin: int, sleeve: int, spread: int) -> Sprite:
+@dataclass(frozen=True)
+class HandSprite:
+    """A hand of one shape in given colours. The shape is kept once per finger spread,
+    as a sprite whose channels are the skin and sleeve shading (premultiplied, x255)
+    and the alpha; a level is coloured when it is picked, which spares drawing (and
+    keeping) a sprite for each of the 90 looks."""
+
+    shape: Sprite
+    tint: np.ndarray  # 4x4: shape channels -> premultiplied BGRA
+
+    def level_for(self, needed_px_per_mm: float) -> tuple[np.ndarray, float]:
+        level, scale = self.shape.level_for(needed_px_per_mm)
+        return cv2.transform(level, self.tint), scale
+
+
+def hand_sprite(skin: int, sleeve: int, spread: int) -> HandSprite:
+    tint = np.zeros((4, 4), np.float32)
+    tint[:3, 0] = np.float32(bgr(SKIN_RGB[skin])) / 255
+    tint[:3, 1] = np.float32(bgr(SLEEVE_RGB[sleeve])) / 255
+    tint[3, 3] = 1
+    return HandSprite(_hand_shape(spread), tint)
+
+
+@lru_cache(maxsize=3)
+def _hand_shape(spread: int) -> Sprite:
     s = _PX_PER_MM
     w, h = round((_X1 - _X0) * s), round(2 * _HALF_Y * s)
     skin_mask = np.zeros((h, w), np.uint8)
@@ -56,8 +80,9 @@ def hand_sprite(skin: int, sleeve: int, spread: int) -> Sprite:
     _capsule(sleeve_mask, (_X0 - 60, 0), (-400, 0), 100)  # the upper arm widens
     mask = np.maximum(skin_mask, sleeve_mask)
     dist = cv2.distanceTransform((mask > 127).astype(np.uint8), cv2.DIST_L2, 5) / s
-    shade = 0.62 + 0.38 * np.sqrt(np.clip(dist / 22.0, 0, 1))
-    is_sleeve = (sleeve_mask > 127)[..., None]
-    color = np.where(is_sleeve, np.float32(bgr(SLEEVE_RGB[sleeve])), np.float32(bgr(SKIN_RGB[skin])))
-    img = color * shade[..., None].astype(np.float32)
-    return make_sprite(img, mask.astype(np.float32) / 255, _PX_PER_MM, min_size=16)
+    shade = (0.62 + 0.38 * np.sqrt(np.clip(dist / 22.0, 0, 1))).astype(np.float32) * np.float32(255)
+    is_sleeve = sleeve_mask > 127
+    weights = np.zeros((h, w, 3), np.float32)
+    weights[..., 0] = np.where(is_sleeve, 0, shade)
+    weights[..., 1] = np.where(is_sleeve, shade, 0)
+    return make_sprite(weights, mask.astype(np.float32) / 255, _PX_PER_MM, min_size=16)

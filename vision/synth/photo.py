@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 
 from .camera import Camera, back_project
+from .compose import scratch
 
 REFERENCE_KELVIN = 3800.0  # the look of the measured photos: no cast at this temperature
 AWB_RESIDUAL = 0.5  # the camera's white balance removes about half of a light's cast
@@ -67,19 +68,71 @@ def light_field(
     return (field * exposure).astype(np.float32)
 
 
+def _strips(height: int, width: int, multiple: int = 1) -> list[tuple[int, int]]:
+    """Row ranges small enough that a few float32 BGR temporaries stay in cache."""
+    rows = max(16, (1 << 18) // max(1, width)) // multiple * multiple
+    return [(r0, min(height, r0 + rows)) for r0 in range(0, height, rows)]
+
+
+def _light_rows(rows: np.ndarray, light: np.ndarray, gain: tuple[float, ...]) -> None:
+    colour = cv2.cvtColor(light, cv2.COLOR_GRAY2BGR)
+    cv2.multiply(colour, gain, dst=colour)
+    cv2.multiply(rows, colour, dst=rows)
+
+
+def _grain_rows(rows: np.ndarray, grain: np.ndarray, sigma: float, rng: np.random.Generator) -> None:
+    """Luminance grain, stronger in brighter rows (drawn row-band by row-band: the same
+    numbers as one full-frame draw)."""
+    rng.standard_normal(out=grain, dtype=np.float32)
+    gray = cv2.cvtColor(rows, cv2.COLOR_BGR2GRAY)
+    np.clip(gray, 0, 255, out=gray)
+    gray *= np.float32(0.75 / 128)
+    gray += np.float32(0.25)
+    grain *= np.sqrt(gray, out=gray)
+    grain *= sigma
+    cv2.add(rows, cv2.cvtColor(grain, cv2.COLOR_GRAY2BGR), dst=rows)
+
+
+def _quantise_rows(rows: np.ndarray, out: np.ndarray) -> None:
+    rows += np.float32(0.5)
+    np.clip(rows, 0, 255, out=rows)
+    out[:] = rows
+
+
+def _jpeg(image: np.ndarray, jpeg_quality: int | None) -> np.ndarray:
+    if jpeg_quality is None:
+        return image
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(jpeg_quality)])
+    if not ok:
+        raise RuntimeError("JPEG encoding failed")
+    return cv2.imdecode(data, cv2.IMREAD_COLOR)
+
+
+def _light_full(field: np.ndarray, h: int, w: int) -> np.ndarray:
+    return cv2.resize(field, (w, h), dst=scratch("light", (h, w)), interpolation=cv2.INTER_CUBIC)
+
+
+def _gain4(gain: np.ndarray) -> tuple[float, float, float, float]:
+    b, g, r = (float(x) for x in gain)
+    return (b, g, r, 0.0)
+
+
 def apply_light(frame: np.ndarray, field: np.ndarray, gain: np.ndarray) -> None:
     h, w = frame.shape[:2]
-    full = cv2.resize(field, (w, h), interpolation=cv2.INTER_CUBIC)
-    frame *= full[..., None]
-    frame *= gain
+    light, gain4 = _light_full(field, h, w), _gain4(gain)
+    for r0, r1 in _strips(h, w):
+        _light_rows(frame[r0:r1], light[r0:r1], gain4)
 
 
 def blur(frame: np.ndarray, defocus_px: float, motion_px: float, motion_angle_deg: float) -> np.ndarray:
+    spare = None  # one buffer for both passes
     if defocus_px > 0.3:
         r = max(1, round(defocus_px))
         disc = np.zeros((2 * r + 1, 2 * r + 1), np.float32)
         cv2.circle(disc, (r, r), r, 1.0, -1, cv2.LINE_AA)
-        frame = cv2.filter2D(frame, -1, disc / disc.sum(), borderType=cv2.BORDER_REFLECT)
+        spare = np.empty_like(frame)
+        cv2.filter2D(frame, -1, disc / disc.sum(), dst=spare, borderType=cv2.BORDER_REFLECT)
+        frame, spare = spare, frame
     if motion_px > 0.5:
         n = max(3, round(motion_px) | 1)
         line = np.zeros((n, n), np.float32)
@@ -94,32 +147,91 @@ def blur(frame: np.ndarray, defocus_px: float, motion_px: float, motion_angle_de
             1,
             cv2.LINE_AA,
         )
-        frame = cv2.filter2D(frame, -1, line / line.sum(), borderType=cv2.BORDER_REFLECT)
+        spare = np.empty_like(frame) if spare is None else spare
+        cv2.filter2D(frame, -1, line / line.sum(), dst=spare, borderType=cv2.BORDER_REFLECT)
+        frame = spare
     return frame
+
+
+def _add_noise_and_quantise(
+    frame: np.ndarray,
+    sigma: float,
+    rng: np.random.Generator,
+    *,
+    light: tuple[np.ndarray, tuple[float, ...]] | None = None,
+    out: np.ndarray | None = None,
+) -> None:
+    """Light (if given), sensor noise, and quantisation into `out` (if given), in two
+    passes of row bands: the grain, then (once all of it is drawn, as the random
+    numbers come in that order) the colour noise."""
+    h, w = frame.shape[:2]
+    strips = _strips(h, w)
+    grain = np.empty((strips[0][1] - strips[0][0], w), np.float32) if sigma > 0 else None
+    if light is not None or grain is not None:
+        for r0, r1 in strips:
+            rows = frame[r0:r1]
+            if light is not None:
+                _light_rows(rows, light[0][r0:r1], light[1])
+            if grain is not None:
+                _grain_rows(rows, grain[: r1 - r0], sigma, rng)
+    chroma = None
+    if sigma > 0:
+        ch, cw = max(1, h // 3), max(1, w // 3)
+        chroma = rng.standard_normal((ch, cw, 3), dtype=np.float32) * (0.7 * sigma)
+        if h != 3 * ch:
+            frame += cv2.resize(chroma, (w, h), interpolation=cv2.INTER_LINEAR)
+            chroma = None
+    if chroma is None and out is None:
+        return
+    ch = h // 3
+    for r0, r1 in _strips(h, w, multiple=3):
+        rows = frame[r0:r1]
+        if chroma is not None:
+            # With a ratio of exactly 3, resizing the few chroma rows a band needs (and
+            # a row either side) gives the same pixels as one full-frame resize.
+            s0, s1 = max(0, r0 // 3 - 1), min(ch, r1 // 3 + 1)
+            part = cv2.resize(chroma[s0:s1], (w, 3 * (s1 - s0)), interpolation=cv2.INTER_LINEAR)
+            cv2.add(rows, part[r0 - 3 * s0 : r1 - 3 * s0], dst=rows)
+        if out is not None:
+            _quantise_rows(rows, out[r0:r1])
 
 
 def sensor_noise(frame: np.ndarray, sigma: float, rng: np.random.Generator) -> None:
     """Signal-dependent noise: fine luminance grain plus blotchier colour noise."""
-    if sigma <= 0:
-        return
-    h, w = frame.shape[:2]
-    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-    level = np.sqrt(np.clip(gray, 0, 255) * (0.75 / 128) + 0.25)
-    grain = rng.standard_normal((h, w), dtype=np.float32)
-    grain *= level
-    grain *= sigma
-    frame += grain[..., None]
-    ch, cw = max(1, h // 3), max(1, w // 3)
-    chroma = rng.standard_normal((ch, cw, 3), dtype=np.float32) * (0.7 * sigma)
-    frame += cv2.resize(chroma, (w, h), interpolation=cv2.INTER_LINEAR)
+    if sigma > 0:
+        _add_noise_and_quantise(frame, sigma, rng)
 
 
 def finish(frame: np.ndarray, jpeg_quality: int | None) -> np.ndarray:
-    """Quantise to 8 bits, and round-trip through JPEG if asked."""
-    out = np.clip(frame + 0.5, 0, 255).astype(np.uint8)
-    if jpeg_quality is None:
-        return out
-    ok, data = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(jpeg_quality)])
-    if not ok:
-        raise RuntimeError("JPEG encoding failed")
-    return cv2.imdecode(data, cv2.IMREAD_COLOR)
+    """Quantise to 8 bits (rounding, in place of the frame), and round-trip through JPEG if asked."""
+    h, w = frame.shape[:2]
+    out = np.empty(frame.shape, np.uint8)
+    for r0, r1 in _strips(h, w):
+        _quantise_rows(frame[r0:r1], out[r0:r1])
+    return _jpeg(out, jpeg_quality)
+
+
+def develop(
+    frame: np.ndarray,
+    field: np.ndarray,
+    gain: np.ndarray,
+    *,
+    defocus_px: float,
+    motion_px: float,
+    motion_angle_deg: float,
+    noise: float,
+    rng: np.random.Generator,
+    jpeg_quality: int | None,
+) -> np.ndarray:
+    """apply_light, blur, sensor_noise and finish, in that order and with the same
+    result, but in fewer passes over the frame (the frame is used up)."""
+    h, w = frame.shape[:2]
+    light = None
+    if defocus_px > 0.3 or motion_px > 0.5:
+        apply_light(frame, field, gain)
+        frame = blur(frame, defocus_px, motion_px, motion_angle_deg)
+    else:
+        light = (_light_full(field, h, w), _gain4(gain))
+    out = np.empty(frame.shape, np.uint8)
+    _add_noise_and_quantise(frame, noise, rng, light=light, out=out)
+    return _jpeg(out, jpeg_quality)

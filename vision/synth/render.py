@@ -17,6 +17,7 @@ from .compose import (
     draw_sprite,
     fill_polygon,
     pose_matrix,
+    scratch,
     sprite_homography,
     warp_layer,
 )
@@ -25,7 +26,7 @@ from .factory import DISC_RADIUS_MM, DISC_THICKNESS_MM, disc_sprite
 from .factory import EDGE_BGR as DISC_EDGE_BGR
 from .hand import SKIN_RGB, SLEEVE_RGB, WRIST_TO_SPRITE_CENTRE_MM, hand_sprite
 from .layout import Layout, factory_positions, pile_positions
-from .photo import apply_light, blur, colour_gain, finish, light_field, sensor_noise
+from .photo import colour_gain, develop, light_field
 from .scene import TableContent
 from .solids import box_sides, solid_of_revolution
 from .table import draw_mat, draw_table
@@ -109,7 +110,7 @@ def render_table(
     scale = cam.px_per_mm(np.array([[*layout.center, 0.0]]))  # px per mm in the middle
     max_scale = cam.px_per_mm(layout.extent_points())
 
-    frame = np.empty((h, w, 3), np.float32)
+    frame = scratch("frame", (h, w, 3))
     ext = layout.extent_points()
     # a real table is at least about 90 x 80 cm, whatever lies on it
     grow_x = max(0.0, 900 - np.ptp(ext[:, 0])) / 2
@@ -268,11 +269,18 @@ def render_table(
         vignette=cond.vignette,
         light_azimuth_deg=cond.light_azimuth_deg,
     )
-    apply_light(frame, field, colour_gain(cond.kelvin))
     size_scale = w / 1920
-    frame = blur(frame, cond.defocus_px * size_scale, cond.motion_blur_px * size_scale, cond.motion_angle_deg)
-    sensor_noise(frame, cond.noise, rng)
-    image = finish(frame, cond.jpeg_quality)
+    image = develop(
+        frame,
+        field,
+        colour_gain(cond.kelvin),
+        defocus_px=cond.defocus_px * size_scale,
+        motion_px=cond.motion_blur_px * size_scale,
+        motion_angle_deg=cond.motion_angle_deg,
+        noise=cond.noise,
+        rng=rng,
+        jpeg_quality=cond.jpeg_quality,
+    )
 
     middle = cam.project(np.array([[*layout.center, 0.0]]))[0]
     camera_info = {

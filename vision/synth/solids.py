@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 
 from .camera import Camera
-from .compose import fill_polygon, polygon_mask, roi_of
+from .compose import cv_scalar, fill_polygon, polygon_mask, roi_of, weighted
 
 _AMBIENT, _DIFFUSE = 0.42, 0.58
 
@@ -128,7 +128,7 @@ def cap(
         a = polygon_mask(pts, roi) * polygon_mask(clip_to, roi) * opacity
         x0, y0, x1, y1 = roi
         region = frame[y0:y1, x0:x1]
-        region += (np.asarray(color, np.float32) - region) * a[..., None]
+        region += weighted(cv2.subtract(cv_scalar(color), region), a)
     return pts
 
 

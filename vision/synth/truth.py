@@ -49,7 +49,8 @@ def hidden_fraction(poly: np.ndarray, occluder: np.ndarray) -> float:
     """Share of a polygon's area that is off the image or under an occluder."""
     p = np.asarray(poly, np.float64).reshape(-1, 2)
     x, y = p[:, 0], p[:, 1]
-    area = 0.5 * abs(float(np.dot(x, np.roll(y, 1)) - np.dot(y, np.roll(x, 1))))
+    prev = np.arange(-1, len(p) - 1)  # np.roll(., 1) as an index
+    area = 0.5 * abs(float(np.dot(x, y[prev]) - np.dot(y, x[prev])))
     if area < 1e-6:
         return 1.0
     h, w = occluder.shape
@@ -58,7 +59,10 @@ def hidden_fraction(poly: np.ndarray, occluder: np.ndarray) -> float:
         return 1.0
     x0, y0, x1, y1 = roi
     cover = polygon_mask(p, roi)
-    seen = float((cover * (1 - occluder[y0:y1, x0:x1].astype(np.float32) / 255)).sum())
+    under = occluder[y0:y1, x0:x1]
+    if under.any():
+        cover *= 1 - under.astype(np.float32) / 255
+    seen = float(cover.sum())
     return float(np.clip(1 - seen / area, 0, 1))
 
 
