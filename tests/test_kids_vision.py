@@ -223,3 +223,16 @@ def test_the_photo_helper_says_when_it_finds_no_fields() -> None:
         propose_board(np.full((400, 600, 3), 200, np.uint8), "apprentice")
     with pytest.raises(PhotoError, match="side"):
         propose_board(np.full((400, 600, 3), 200, np.uint8), "duel")
+
+
+@pytest.mark.parametrize("seed", [3, 6])
+def test_the_photo_helper_finds_every_field_of_every_example_board(seed: int) -> None:
+    # A crisply printed square's hull has only four corners; it once fell out of the draft.
+    conditions = Conditions(tilt_deg=25, azimuth_deg=15, noise=3, jpeg_quality=85, board_jitter_deg=4)
+    for board in example_boards():
+        photo, _ = render_board_photo(board, conditions, seed)
+        draft = KidsBoard.from_json(propose_board(photo, board.side, "draft"), "draft")
+        got = [(f.shape, f.at) for p in draft.pictures for f in p.fields]
+        want = [(f.shape, f.at) for p in board.pictures for f in p.fields]
+        found = sum(any(s == gs and math.dist(a, ga) < 0.02 for gs, ga in got) for s, a in want)
+        assert found == len(want), board.name

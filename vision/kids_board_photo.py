@@ -159,15 +159,17 @@ def _field_shape(contour: np.ndarray) -> str | None:
     a tile's regular shape: an ellipse that fits closely is a circle; four corners on
     the axes make a diamond, four off them a square; six corners a hexagon."""
     hull = cv2.convexHull(contour).reshape(-1, 2).astype(np.float32)
-    if len(hull) < 5:
+    if len(hull) < 4:
         return None
-    (cx, cy), (a, b), angle = cv2.fitEllipse(hull)
-    t = math.radians(angle)
-    d = contour.reshape(-1, 2) - (cx, cy)
-    u = (d[:, 0] * math.cos(t) + d[:, 1] * math.sin(t)) / max(1e-6, a / 2)
-    v = (-d[:, 0] * math.sin(t) + d[:, 1] * math.cos(t)) / max(1e-6, b / 2)
-    if np.abs(np.hypot(u, v) - 1).max() < 0.06:
-        return "circle"
+    # A crisp quadrilateral's hull has just 4 points: too few to fit an ellipse, and no circle.
+    if len(hull) >= 5:
+        (cx, cy), (a, b), angle = cv2.fitEllipse(hull)
+        t = math.radians(angle)
+        d = contour.reshape(-1, 2) - (cx, cy)
+        u = (d[:, 0] * math.cos(t) + d[:, 1] * math.sin(t)) / max(1e-6, a / 2)
+        v = (-d[:, 0] * math.sin(t) + d[:, 1] * math.cos(t)) / max(1e-6, b / 2)
+        if np.abs(np.hypot(u, v) - 1).max() < 0.06:
+            return "circle"
     peri = cv2.arcLength(hull, True)
     for eps in (0.035, 0.05):
         approx = cv2.approxPolyDP(hull, eps * peri, True).reshape(-1, 2)
