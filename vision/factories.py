@@ -1,16 +1,21 @@
 """Factory displays and the centre pile.
 
-A factory is a round disc whose blue sunburst (about 59 mm across) shows round the
-tiles lying on it; the discs' blue blobs are found in the frame, each disc is looked
-at from straight above through the table plane (known from the boards), and its
-tiles are read as the 1 x 1 to 2 x 2 block of tile-sized places they form.
-The centre pile is whatever is not table inside the ring of discs.
+A factory is a round disc: an orange-brown rim, a cream ring, a blue sunburst
+(about 59 mm across) that shows round the tiles lying on it. Blue blobs are where
+to look; the disc itself is then measured by its ring's outer edge, an ellipse in
+the image that maps to a circle: no board is needed to find or read a disc. Its
+tiles lie in a 2 x 2 block of places about the middle, turned as their outlines
+run, each read at its top face (7 mm up, so off the block's foot when seen
+obliquely). A place next to a stretch of hidden rim (a hand, a cup, the frame's
+edge) is unknown. The centre pile is whatever is not table inside the ring of discs.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -18,19 +23,18 @@ import numpy as np
 from . import color
 from .boards import BOARD_H_MM, BOARD_W_MM, BoardFind, blue_mask
 from .color import COLORS, MARKER, UNKNOWN, WhiteBalance
-from .geometry import apply_h, clockwise_from_bottom
+from .geometry import apply_h, camera_in_plane, clockwise_from_bottom, parallax
 
 SUNBURST_RADIUS_MM = 29.5
 DISC_RADIUS_MM = 45.0
 TILE_MM = 20.0
+TILE_THICK_MM = 7.0
 _PATCH_PX_PER_MM = 2.0
+_RING_PX_PER_MM = 1.5  # enough to find the ring's edge, to a fraction of a mm after fitting
 
 _EMPTY_DISC = [color._mix(print_blue=0.5, print_light=0.4, navy=0.1),
                color._mix(print_light=0.6, print_blue=0.3, blue=0.1),
                color._mix(print_blue=0.6, navy=0.3, print_light=0.1)]
-# Indexed by word (-1, glare, is the last entry): is this word the disc's own print or glare?
-_NOT_TILE = np.zeros(len(color.WORD_NAMES) + 1, bool)
-_NOT_TILE[[color._W[w] for w in color.DISC_PRINT_WORDS] + [-1]] = True
 
 
 @dataclass(frozen=True)
@@ -91,48 +95,51 @@ def _plane_for(boards: list[BoardFind], point: np.ndarray) -> _Plane:
 
 def read_factories(frame: np.ndarray, small: np.ndarray, scale: float, wb: WhiteBalance,
                    boards: list[BoardFind]) -> tuple[list[FactoryReading], CenterReading | None]:
-    if not boards:
-        return [], None
+    """Discs found by their own print (blue sunburst inside a cream ring inside an
+    orange-brown rim), each read in its own rectified view; the boards, when found,
+    only hide their own blue and give the table plane for the centre pile."""
     mask = blue_mask(small)
     for b in boards:
         m = 8.0
         corners = apply_h(b.board_h, [[-m, -m], [BOARD_W_MM + m, -m], [BOARD_W_MM + m, BOARD_H_MM + m],
                                       [-m, BOARD_H_MM + m]]) * scale
         cv2.fillConvexPoly(mask, np.round(corners).astype(np.int32), 0)
-    n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    plane = _plane_for(boards, np.array([frame.shape[1] / 2, frame.shape[0] / 2]))
-    blobs = []
-    for i in range(1, n):
+    _, _, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    plane = _plane_for(boards, np.array([frame.shape[1] / 2, frame.shape[0] / 2])) if boards else None
+    small_area = small.shape[0] * small.shape[1]
+    top_of = _lift(plane, frame.shape[1], frame.shape[0]) if plane is not None else None
+    order = [i for i in np.argsort(-stats[:, cv2.CC_STAT_AREA]) if i > 0
+             and 12 <= stats[i, cv2.CC_STAT_AREA] <= 0.02 * small_area][:_MOST_BLOBS]
+    # Tiles split a sunburst's blue into several blobs: the biggest first, and any blob
+    # inside a disc already read is skipped.
+    factories: list[FactoryReading] = []
+    for i in order:
         c_img = cents[i] / scale
-        c_mm = plane.to_plane([c_img])[0]
-        ppm = _local_ppm(plane, c_mm)
-        area_mm = stats[i, cv2.CC_STAT_AREA] / (scale * ppm) ** 2
-        if 40 < area_mm < 3600:
-            blobs.append((c_mm, area_mm, i))
-    # Tiles split a sunburst's blue into several blobs: group blobs of one disc.
-    groups: list[list[tuple]] = []
-    for blob in sorted(blobs, key=lambda t: -t[1]):
-        for g in groups:
-            if np.linalg.norm(g[0][0] - blob[0]) < 2 * SUNBURST_RADIUS_MM + 4:
-                g.append(blob)
-                break
-        else:
-            groups.append([blob])
-    factories = []
-    for g in groups:
-        total = sum(b[1] for b in g)
-        if total < 300:
+        if any(np.linalg.norm(f.center - c_img) < f.radius for f in factories):
             continue
-        pts = np.column_stack(np.nonzero(np.isin(labels, [b[2] for b in g])))[:, ::-1].astype(np.float32)
-        (cx, cy), _ = cv2.minEnclosingCircle(pts)
-        c_img = np.array([cx, cy]) / scale
-        reading = _read_disc(frame, plane, plane.to_plane([c_img])[0], wb)
-        if reading is not None:
-            factories.append(reading)
+        # Image px per mm there, guessed: from the discs already read (all discs are
+        # one size, on one table), from the table plane, from the blob taken as a whole
+        # sunburst; the disc's own ring then measures it.
+        guesses = []
+        if factories:
+            guesses.append(float(np.median([f.radius / DISC_RADIUS_MM for f in factories])))
+        if plane is not None:
+            guesses.append(_local_ppm(plane, plane.to_plane([c_img])[0]))
+        guesses.append(math.sqrt(stats[i, cv2.CC_STAT_AREA] / math.pi) / scale / SUNBURST_RADIUS_MM)
+        tried: list[float] = []
+        for ppm in guesses:
+            if not 0.05 < ppm < 50 or any(abs(ppm / t - 1) < 0.2 for t in tried):
+                continue
+            tried.append(ppm)
+            reading = _read_disc(frame, c_img, ppm, wb, top_of)
+            if reading is not None:
+                if not any(np.linalg.norm(f.center - reading.center) < f.radius for f in factories):
+                    factories.append(reading)
+                break
     if factories:
         middle = np.mean([f.center for f in factories], axis=0)
         factories = [factories[i] for i in clockwise_from_bottom([f.center for f in factories], middle)]
-    center = _read_center(frame, plane, factories, wb) if len(factories) >= 3 else None
+    center = _read_center(frame, plane, factories, wb) if plane is not None and len(factories) >= 3 else None
     return factories, center
 
 
@@ -142,67 +149,331 @@ def _local_ppm(plane: _Plane, p_mm: np.ndarray) -> float:
     return float(math.sqrt(abs(a[0] * b[1] - a[1] * b[0])) / 10)
 
 
+@lru_cache(maxsize=8)
 def _radius_grid(n: int, ppm: float) -> np.ndarray:
     yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
     return np.hypot(xx + 0.5 - n / 2, yy + 0.5 - n / 2) / ppm
 
 
-def _read_disc(frame: np.ndarray, plane: _Plane, c_mm: np.ndarray, wb: WhiteBalance) -> FactoryReading | None:
+# Where the cream ring meets the orange-brown rim, mm from the disc's centre.
+RING_MM = 40.0
+_RAYS = 72
+_MOST_BLOBS = 40
+_CENTER_MOST_MM = 250.0
+_PILE_MOST = 30  # tiles in one heap of the centre pile: more is no heap of tiles
+
+
+def _warp(frame: np.ndarray, disc_to_img: np.ndarray, half: float, ppm: float,
+          wb: WhiteBalance) -> np.ndarray:
+    """The square (-half..half mm)^2 of a disc's own plane, at `ppm`, white-balanced."""
+    n = round(2 * half * ppm)
+    to_disc = np.array([[1 / ppm, 0, -half], [0, 1 / ppm, -half], [0, 0, 1]])
+    out = cv2.warpPerspective(frame, np.linalg.inv(disc_to_img @ to_disc), (n, n), flags=cv2.INTER_LINEAR,
+                              borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+    g = [float(v) for v in wb.gains]
+    return cv2.multiply(out, (g[0], g[1], g[2], 0.0))  # saturating: as the balance's clip
+
+
+def _ring_ellipse(patch: np.ndarray, ppm: float,
+                  least_ratio: float = 0.6) -> tuple[np.ndarray, np.float64] | None:
+    """The cream ring's outer edge in a roughly rectified patch of a disc: going out from
+    the middle along each ray, the first place where cream gives way to the rim's
+    orange-brown for good. Returns the affine map (2 x 3) taking disc mm (the ring at
+    RING_MM) to patch px, and the share of rays that agree with it."""
+    n = patch.shape[0]
+    hsv = cv2.cvtColor(patch, cv2.COLOR_BGR2HSV)
+    h, s, v = hsv[..., 0], hsv[..., 1], hsv[..., 2]
+    lit = np.percentile(v[::3, ::3], 90)
+    cream = (s < 85) & (v > 0.55 * lit)
+    brown = (h >= 3) & (h <= 24) & (s >= 80) & (v >= 40) & (v <= 240)
+    masks = np.dstack([cream, brown, np.zeros_like(cream)]).astype(np.uint8) * 255
+    polar = cv2.warpPolar(masks, (n // 2, _RAYS), (n / 2, n / 2), n / 2, cv2.WARP_POLAR_LINEAR) > 127
+    cr, br = polar[..., 0], polar[..., 1]
+    # The rim is 5 mm wide (3.5 mm seen at 45 degrees), the plain cream before it about
+    # 3 mm: the orange dots (1.5 mm) round the sunburst and the black waves do not pass.
+    run, before = max(2, round(2.5 * ppm)), max(2, round(2.0 * ppm))
+    lo, hi = round(0.4 * RING_MM * ppm), min(n // 2 - run, round(1.35 * RING_MM * ppm))
+    # ok[a, j]: on ray a, the rim runs on from j and cream lies just before it.
+    bc = np.concatenate([np.zeros((_RAYS, 1)), np.cumsum(br, axis=1)], axis=1)
+    cc = np.concatenate([np.zeros((_RAYS, 1)), np.cumsum(cr, axis=1)], axis=1)
+    j = np.arange(lo, hi)
+    ok = ((bc[:, j + run] - bc[:, j]) >= run) & ((cc[:, j] - cc[:, j - before]) >= before - 1)
+    hit = ok.any(axis=1)
+    first = lo + ok.argmax(axis=1)
+    ang = 2 * np.pi * np.arange(_RAYS) / _RAYS
+    pts = np.column_stack([n / 2 + first * np.cos(ang), n / 2 + first * np.sin(ang)])[hit]
+    if len(pts) < _RAYS // 3:
+        return None
+    p = pts
+    keep = np.ones(len(p), bool)
+    affine = None
+    for _ in range(3):
+        if keep.sum() < 8:
+            return None
+        affine, resid = _fit_ellipse(p[keep], p)
+        keep = resid < max(0.06, 2.5 * float(np.median(resid[keep])))
+    share = keep.sum() / _RAYS
+    axes = np.linalg.svd(affine[:, :2], compute_uv=False)
+    if share < 0.4 or axes.min() / axes.max() < least_ratio:
+        return None
+    return affine, np.float64(share)
+
+
+def _fit_ellipse(fit_pts: np.ndarray, all_pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Affine map (2 x 3) taking the circle of radius RING_MM onto the ellipse through
+    `fit_pts`, and every point's distance from the ellipse in units of its radius."""
+    (cx, cy), (w, hh), ang = cv2.fitEllipse(fit_pts.astype(np.float32))
+    best = None
+    # Which of the two axes OpenCV's angle turns is left to the check below.
+    for a_x, a_y in ((w, hh), (hh, w)):
+        t = math.radians(ang)
+        rot = np.array([[math.cos(t), -math.sin(t)], [math.sin(t), math.cos(t)]])
+        lin = rot @ np.diag([max(a_x, 1) / 2 / RING_MM, max(a_y, 1) / 2 / RING_MM])
+        q = (all_pts - [cx, cy]) @ np.linalg.inv(lin).T / RING_MM
+        resid = np.abs(np.hypot(q[:, 0], q[:, 1]) - 1)
+        if best is None or np.median(resid) < np.median(best[1]):
+            best = (np.hstack([lin, [[cx], [cy]]]), resid)
+    return best
+
+
+def _lift(plane: _Plane, width: int, height: int) -> Callable[[np.ndarray], np.ndarray]:
+    """Where the top face of a tile lying at an image point shows: the camera, placed
+    by a board's homography, sees a 7 mm tall tile's top off its foot."""
+    cam = camera_in_plane(plane.h, width, height)
+
+    def top_of(point: np.ndarray) -> np.ndarray:
+        p_mm = plane.to_plane([point])[0]
+        return plane.to_image([p_mm + parallax(cam, p_mm, TILE_THICK_MM)[0]])[0]
+
+    return top_of
+
+
+def _read_disc(frame: np.ndarray, c_img: np.ndarray, ppm_img: float, wb: WhiteBalance,
+               top_of: Callable[[np.ndarray], np.ndarray] | None = None) -> FactoryReading | None:
+    """A disc near image point `c_img` (about `ppm_img` image px per mm there)."""
     ppm = _PATCH_PX_PER_MM
-    half = DISC_RADIUS_MM + 5
-    patch = plane.patch(frame, c_mm, half, wb, ppm)
+    half = DISC_RADIUS_MM * 1.35
+    disc_to_img = np.array([[ppm_img, 0, c_img[0]], [0, ppm_img, c_img[1]], [0, 0, 1.0]])
+    # The first look is centred on the blue and scaled by a guess; each next one on the
+    # ring found in the last, until the ring is a circle round the middle of the view.
+    for attempt in range(4):
+        patch = _warp(frame, disc_to_img, half, _RING_PX_PER_MM, wb)
+        # A disc far off to the side of an oblique view looks flat at first.
+        found = _ring_ellipse(patch, _RING_PX_PER_MM, 0.4 if attempt == 0 else 0.6)
+        if found is None:
+            return None
+        affine, _ = found
+        rp = _RING_PX_PER_MM
+        patch_to_disc_plane = np.array([[1 / rp, 0, -half], [0, 1 / rp, -half], [0, 0, 1]])
+        step = patch_to_disc_plane @ np.vstack([affine, [0, 0, 1]])
+        if attempt == 0 and np.hypot(*step[:2, 2]) > 0.6 * RING_MM:
+            return None  # the blue it started from lies outside the ring it found
+        disc_to_img = disc_to_img @ step
+        axes = np.linalg.svd(step[:2, :2], compute_uv=False)
+        moved, stretched = np.hypot(*step[:2, 2]), max(axes.max() - 1, 1 - axes.min())
+        if moved < 1.5 and stretched < 0.04:
+            break
+    else:
+        if moved > 3 or stretched > 0.08:
+            return None  # the ring's edge is not steady: no disc, or not one seen clearly
+    scale = math.sqrt(abs(np.linalg.det(disc_to_img[:2, :2])))
+    if not 0.05 < scale < 50:
+        return None
+    half = DISC_RADIUS_MM + 3
+    patch = _warp(frame, disc_to_img, half, ppm, wb)
     n = patch.shape[0]
     r = _radius_grid(n, ppm)
-    blue = blue_mask(np.clip(patch, 0, 255).astype(np.uint8)) > 0
-    inner = blue[r < SUNBURST_RADIUS_MM - 1].mean()
-    ring = blue[(r > SUNBURST_RADIUS_MM + 3) & (r < DISC_RADIUS_MM - 2)].mean()
-    if inner < 0.12 or ring > 0.25:
+    blue = blue_mask(patch) > 0
+    hsv = cv2.cvtColor(patch, cv2.COLOR_BGR2HSV)
+    ring_zone = (r > SUNBURST_RADIUS_MM + 2) & (r < RING_MM - 1)
+    cream = ((hsv[..., 1] < 90) & (hsv[..., 2] > 110))[ring_zone].mean()
+    if blue[r < SUNBURST_RADIUS_MM - 1].mean() < 0.08 or cream < 0.3:
         return None
-    # A disc, not a blue thing on the table: a cream ring round the sunburst and an
-    # orange-brown rim round that.
-    hsv = cv2.cvtColor(np.clip(patch, 0, 255).astype(np.uint8), cv2.COLOR_BGR2HSV)
-    hue, sat, val = hsv[..., 0].astype(int), hsv[..., 1].astype(int), hsv[..., 2].astype(int)
-    ring_zone = (r > SUNBURST_RADIUS_MM + 2) & (r < 39)
-    rim_zone = (r > 41) & (r < 44)
-    cream = ((sat < 90) & (val > 120))[ring_zone].mean()
-    brown = ((hue >= 3) & (hue <= 22) & (sat > 90) & (val > 50) & (val < 235))[rim_zone].mean()
-    if cream < 0.35 or brown < 0.35:
-        return None
-    words = color.word_indices(patch.reshape(-1, 3)).reshape(n, n)
-    tile_px = (r < SUNBURST_RADIUS_MM - 1) & ~_NOT_TILE[words]
-    tile_px = cv2.morphologyEx(tile_px.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) > 0
-    slots: list[np.ndarray] = []
-    if tile_px.sum() > 0.25 * (TILE_MM * ppm) ** 2:
-        ys, xs = np.nonzero(tile_px)
-        (bx, by), (bw, bh), angle = cv2.minAreaRect(np.column_stack([xs, ys]).astype(np.float32))
-        a = math.radians(angle)
-        u, v = np.array([math.cos(a), math.sin(a)]), np.array([-math.sin(a), math.cos(a)])
-        nu = 2 if bw / ppm > 1.6 * TILE_MM else 1
-        nv = 2 if bh / ppm > 1.6 * TILE_MM else 1
-        for i in range(nu):
-            for j in range(nv):
-                du = (i - (nu - 1) / 2) * bw / nu
-                dv = (j - (nv - 1) / 2) * bh / nv
-                slots.append(np.array([bx, by]) + du * u + dv * v)
-    half_win = max(2, round(0.3 * TILE_MM * ppm))
-    values, confs = [], []
-    cands = {None: _EMPTY_DISC, **{c: color.TILE_MIXES[c] for c in COLORS}}
-    for s in slots:
-        x0, y0 = round(s[0]) - half_win, round(s[1]) - half_win
-        win = words[max(0, y0):y0 + 2 * half_win, max(0, x0):x0 + 2 * half_win].ravel()
+    # Words only where tiles can show (the rest is the ring and rim, judged by hue).
+    words = np.full((n, n), -1, np.int64)
+    near = r < SUNBURST_RADIUS_MM + 7
+    words[near] = color.word_indices(patch[near])
+    tile_px = _tile_pixels(words, hsv)
+    # A tile's top may reach over the cream ring when seen obliquely; there only words
+    # that the ring's print (cream, black waves, orange dots) does not show count.
+    tile = tile_px & ((r < SUNBURST_RADIUS_MM) | ((r < SUNBURST_RADIUS_MM + 5) & ~_RING_PRINT[words]))
+    lift = None
+    if top_of is not None:
+        centre = apply_h(disc_to_img, [[0.0, 0.0]])[0]
+        lift = apply_h(np.linalg.inv(disc_to_img), [top_of(centre)])[0]
+        if not np.isfinite(lift).all() or np.hypot(*lift) > TILE_THICK_MM * 1.5:
+            lift = None
+    slots = _tile_sites(tile & (r < SUNBURST_RADIUS_MM), r, ppm, lift)
+    half_win = max(2, round(0.28 * TILE_MM * ppm))
+    values, confs, points = [], [], []
+    inside = r < SUNBURST_RADIUS_MM + 5
+    slots = [_settle(tile, inside, s, half_win, round(4 * ppm)) for s in slots]
+    seen = patch.max(axis=2) > 0  # the warp leaves what lies out of the frame black
+    hidden = _hidden_sectors(hsv, r, ppm, seen)
+    if hidden.mean() > 0.4:
+        return None  # no rim round most of it: print on a board, tiles in a heap, not a disc
+    if not slots and hidden.any():
+        # Too little shows to place a block, and something lies over the rim: the four
+        # places are judged by where the rim is hidden.
+        c0 = n / 2 + (lift * ppm if lift is not None else np.zeros(2))
+        slots = [tuple(c0 + np.array([du, dv]) * _SITE_MM / 2 * ppm) for du in (-1, 1) for dv in (-1, 1)]
+    for sx, sy in slots:
+        # Nothing lies on a disc's rim in play: where it is hidden, a hand, a cup or the
+        # frame's edge hides the places next to it as well, whatever shows there.
+        sector = round(math.atan2(sy - n / 2, sx - n / 2) / (2 * math.pi) * _SECTORS)
+        near = [(sector + k) % _SECTORS for k in range(-_SECTORS // 8, _SECTORS // 8 + 1)]
+        x0, y0 = round(sx) - half_win, round(sy) - half_win
+        box = (slice(max(0, y0), y0 + 2 * half_win), slice(max(0, x0), x0 + 2 * half_win))
+        if hidden[near].any() or seen[box].mean() < 0.8:
+            values.append(UNKNOWN)
+            confs.append(0.0)
+            points.append(apply_h(disc_to_img, [[sx / ppm - half, sy / ppm - half]])[0])
+            continue
+        x0, y0 = round(sx) - half_win, round(sy) - half_win
+        box = (slice(max(0, y0), y0 + 2 * half_win), slice(max(0, x0), x0 + 2 * half_win))
+        covered = tile[box].sum() / max(1, inside[box].sum())
+        win = words[box].ravel()
         hist = np.bincount(win[win >= 0], minlength=len(color.WORD_NAMES)).astype(np.float64)
-        rd = color.classify(hist, float((win < 0).sum()), cands)
+        if covered < 0.15:
+            rd = color.Reading(None, 1.0)  # the sunburst shows: no tile here
+        else:
+            cands = {c: color.TILE_MIXES[c] for c in COLORS}
+            if covered < 0.6:
+                cands[None] = _EMPTY_DISC
+            rd = color.classify(hist, float((win < 0).sum()), cands)
         values.append(rd.value)
         confs.append(rd.confidence)
+        points.append(apply_h(disc_to_img, [[sx / ppm - half, sy / ppm - half]])[0])
     tiles = [v for v in values if v not in (None, UNKNOWN)]
     unknown = sum(v == UNKNOWN for v in values)
-    to_mm = np.array([[1 / ppm, 0, c_mm[0] - half], [0, 1 / ppm, c_mm[1] - half], [0, 0, 1]])
-    slot_img = [plane.to_image(apply_h(to_mm, [s]))[0] for s in slots]
-    center_img = plane.to_image([c_mm])[0]
-    radius_img = DISC_RADIUS_MM * _local_ppm(plane, c_mm)
+    center_img = apply_h(disc_to_img, [[0.0, 0.0]])[0]
+    radius_img = DISC_RADIUS_MM * math.sqrt(abs(np.linalg.det(disc_to_img[:2, :2])))
     confidence = float(min([1.0] + [c for v, c in zip(values, confs, strict=True) if v != UNKNOWN]))
-    shown = [v if v is not None else None for v in values]
-    return FactoryReading(center_img, radius_img, tiles, unknown, confidence, slot_img, shown)
+    return FactoryReading(center_img, radius_img, tiles, unknown, confidence, points, values)
+
+
+_SITE_MM = TILE_MM + 0.6  # tiles of a block touch, or nearly
+
+
+_SUNBURST = np.zeros(len(color.WORD_NAMES) + 1, bool)
+_SUNBURST[[color._W["print_blue"], color._W["print_light"], -1]] = True
+_RING_PRINT = np.zeros(len(color.WORD_NAMES) + 1, bool)
+_RING_PRINT[[color._W[w] for w in ("cream", "shade", "grey", "pale_dark", "dark", "orange", "pale_orange")]
+            + [-1]] = True
+
+
+def _settle(tile: np.ndarray, inside: np.ndarray, site: tuple[float, float], hw: int,
+            reach: int) -> tuple[float, float]:
+    """A site moved (at most `reach` px) to where its window lies most on a tile: the
+    tiles of a block are not laid exactly, and each top face is where it is seen."""
+    n = tile.shape[0]
+    x, y = round(site[0]), round(site[1])
+    y0, y1 = max(0, y - hw - reach), min(n, y + hw + reach)
+    x0, x1 = max(0, x - hw - reach), min(n, x + hw + reach)
+    if y1 - y0 <= 2 * hw or x1 - x0 <= 2 * hw:
+        return site
+    cover = cv2.boxFilter(tile[y0:y1, x0:x1].astype(np.float32), -1, (2 * hw, 2 * hw), normalize=True,
+                          borderType=cv2.BORDER_CONSTANT)
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    # Nearer places win ties: the block's own place is the better guess.
+    score = cover - 0.02 * np.hypot(xx - x, yy - y) / max(1, reach)
+    score[np.abs(xx - x) > reach] = -1
+    score[np.abs(yy - y) > reach] = -1
+    if cover[y - y0, x - x0] < 0.4:
+        return site  # no tile here to centre on: a neighbour's side face must not pull it
+    j = int(np.argmax(score))
+    return float(xx.ravel()[j]), float(yy.ravel()[j])
+
+
+_SECTORS = 24
+
+
+@lru_cache(maxsize=8)
+def _sector_map(n: int) -> np.ndarray:
+    """Which of _SECTORS sectors round the middle each pixel of an n x n view is in."""
+    yy, xx = np.mgrid[0:n, 0:n]
+    angle = np.arctan2(yy + 0.5 - n / 2, xx + 0.5 - n / 2)
+    return np.round(angle / (2 * np.pi) * _SECTORS).astype(int) % _SECTORS
+
+
+def _hidden_sectors(hsv: np.ndarray, r: np.ndarray, ppm: float, seen: np.ndarray) -> np.ndarray:
+    """Which of _SECTORS equal sectors of a rectified disc do not show its rim
+    (orange-brown) or the cream ring just inside it where they are in the frame: a
+    stretch out of the frame hides nothing that is in it."""
+    n = hsv.shape[0]
+    h, s, v = hsv[..., 0], hsv[..., 1], hsv[..., 2]
+    # A hand is near the rim's hue but no cream; blur mixes both bands with their
+    # neighbours a little.
+    brown = (h >= 3) & (h <= 24) & (s >= 80) & (v >= 40) & (v <= 240)
+    cream = (s < 90) & (v > 100)
+    sector = _sector_map(n)
+    rim = (r > RING_MM + 1) & (r < DISC_RADIUS_MM - 1) & seen
+    ring = (r > RING_MM - 4) & (r < RING_MM - 1) & seen
+
+    def share(mask: np.ndarray, zone: np.ndarray) -> np.ndarray:
+        count = np.bincount(sector[zone], minlength=_SECTORS)
+        part = np.bincount(sector[zone], weights=mask[zone].astype(np.float64), minlength=_SECTORS)
+        return np.where(count >= 3, part / np.maximum(count, 1), 1.0)
+
+    # Either band gone, over a stretch wider than blur or a misfit leaves: a thing on top.
+    gone = (share(brown, rim) < 0.25) | (share(cream, ring) < 0.2)
+    return gone & (np.roll(gone, 1) | np.roll(gone, -1))
+
+
+def _tile_pixels(words: np.ndarray, hsv: np.ndarray) -> np.ndarray:
+    """Pixels of a disc's rectified view that are no part of its print. The sunburst's
+    saturated blue keeps its hue and saturation in a tile's shadow; a black tile is
+    dark and dull (HSV about 109, 81, 31, real-table.md) even where a bluish light
+    makes it read as navy, and a blue tile is a greener cyan (H about 98)."""
+    h, s, v = hsv[..., 0], hsv[..., 1], hsv[..., 2]
+    deep_blue = (h >= 102) & (h <= 130) & (s >= 120) & (v >= 45)
+    return ~_SUNBURST[words] & ~deep_blue
+
+
+def _tile_sites(tile_px: np.ndarray, r: np.ndarray, ppm: float,
+                lift: np.ndarray | None = None) -> list[tuple[float, float]]:
+    """The four places of the 2 x 2 block the tiles lie in, patch px: turned as the
+    tiles' outlines run, and shifted to where their top faces are (a tile's top is
+    lifted 7 mm, so seen obliquely it lies off the block's foot)."""
+    n = tile_px.shape[0]
+    inside = (r < SUNBURST_RADIUS_MM).astype(np.float32)
+    tile = tile_px.astype(np.float32) * inside
+    if tile.sum() < 0.25 * (TILE_MM * ppm) ** 2:
+        return []
+    soft = cv2.GaussianBlur(tile, (0, 0), 1.0)
+    gx, gy = cv2.Sobel(soft, cv2.CV_32F, 1, 0), cv2.Sobel(soft, cv2.CV_32F, 0, 1)
+    mag = np.hypot(gx, gy) * (r < SUNBURST_RADIUS_MM - 2)
+    edge = mag > 0.01 * mag.max()
+    ang = np.degrees(np.arctan2(gy[edge], gx[edge])) % 90.0
+    hist = np.bincount(np.minimum((ang / 3).astype(int), 29), weights=mag[edge], minlength=30)
+    hist = hist + 0.5 * (np.roll(hist, 1) + np.roll(hist, -1))
+    theta = math.radians(3 * int(np.argmax(hist)) + 1.5)
+    u = np.array([math.cos(theta), math.sin(theta)])
+    v = np.array([-math.sin(theta), math.cos(theta)])
+    offsets = [(du * u + dv * v) * _SITE_MM / 2 * ppm for du in (-1, 1) for dv in (-1, 1)]
+    # The block's place: each of its places holds a tile or does not, so the shift that
+    # leaves the four windows each most clearly full or empty (not straddling a tile's
+    # edge) is where the block lies.
+    hw = max(2, round(0.28 * TILE_MM * ppm))
+    k = (2 * hw, 2 * hw)
+    t_sum = cv2.boxFilter(tile, -1, k, normalize=False, borderType=cv2.BORDER_CONSTANT)
+    a_sum = cv2.boxFilter(inside, -1, k, normalize=False, borderType=cv2.BORDER_CONSTANT)
+    cover = np.where(a_sum > 0.3 * k[0] * k[1], t_sum / np.maximum(a_sum, 1.0), 0.5)
+    step = max(1, round(ppm))
+    # The top faces lie off the block's foot by the lift the camera sees (known from a
+    # board's homography); without one, anywhere a tile's thickness and a loose lay allow.
+    reach = round((4 if lift is not None else 9) * ppm)
+    c = np.array([n / 2, n / 2]) + (lift * ppm if lift is not None else 0)
+    d = np.arange(-reach, reach + 1, step)
+    dx, dy = np.meshgrid(d, d)
+    score = -0.002 * (dx**2 + dy**2) / ppm**2  # the block lies about the middle
+    for o in offsets:
+        xs = np.clip(np.round(c[0] + o[0] + dx).astype(int), 0, n - 1)
+        ys = np.clip(np.round(c[1] + o[1] + dy).astype(int), 0, n - 1)
+        score = score + np.abs(2 * cover[ys, xs] - 1)
+    j = int(np.argmax(score))
+    best = np.array([dx.ravel()[j], dy.ravel()[j]], float)
+    return [tuple(c + best + o) for o in offsets]
 
 
 def _read_center(frame: np.ndarray, plane: _Plane, factories: list[FactoryReading],
@@ -210,7 +481,9 @@ def _read_center(frame: np.ndarray, plane: _Plane, factories: list[FactoryReadin
     centers_mm = plane.to_plane(np.array([f.center for f in factories]))
     middle = centers_mm.mean(axis=0)
     radius = float(np.linalg.norm(centers_mm - middle, axis=1).min()) - DISC_RADIUS_MM - 3
-    if radius < 2 * TILE_MM:
+    # The discs lie round the centre pile in a loose circle (of 9 discs at most, about
+    # 250 mm across): anything wider is a misplaced plane or a disc read in the wrong place.
+    if radius < 2 * TILE_MM or radius > _CENTER_MOST_MM:
         return CenterReading({}, False, 0)
     ppm = _PATCH_PX_PER_MM
     patch = plane.patch(frame, middle, radius, wb, ppm)
@@ -240,7 +513,7 @@ def _read_center(frame: np.ndarray, plane: _Plane, factories: list[FactoryReadin
         x, y, bw, bh = stats[i, :4]
         ys, xs = np.nonzero(labels[y:y + bh, x:x + bw] == i)
         xs, ys = xs + x, ys + y
-        k = max(1, round(area / tile_area))
+        k = min(_PILE_MOST, max(1, round(area / tile_area)))
         pts = np.column_stack([xs, ys]).astype(np.float32)
         if k > 1 and len(pts) > k:
             crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
