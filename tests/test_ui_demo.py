@@ -98,22 +98,23 @@ def test_demo_waits_for_a_tracker_behind_the_table_then_plays_on():
     assert pipeline.turns == turns + 1
 
 
-def test_demo_players_undo_an_event_that_did_not_happen():
+def test_demo_players_undo_a_move_that_did_not_happen_but_leave_refills_to_the_tracker():
     from companion.rules.azul import Refill
     from companion.rules.azul_record import Record
 
     tracker = FakeTracker(Game(2))
     tracker.record = Record(["Ada", "Bo"])
     pipeline = DemoPipeline(SETTINGS, seed=8, stage=TrueTable(), reader=TrackerReader(tracker))
-    pipeline.step()  # the true refill
-    (true_refill,) = pipeline.history
-    shuffled = Refill(tuple(tuple(reversed(f)) for f in true_refill.factories))
-    tracker.record.append(shuffled)  # the same tiles in another order: right
+    refill = Refill(((0, 0, 1, 1),) * 5)
+    pipeline.history = [refill, Take(1, 0, 1)]
+    tracker.record.append(Refill(((1, 1, 0, 0),) * 5))  # the same tiles in another order: right
+    assert not pipeline._misled()
+    tracker.record.events[0] = Refill(((2, 2, 2, 2),) * 5)  # misread: the tracker revises refills itself
+    assert not pipeline._misled()
+    tracker.record.events[0] = refill
+    tracker.record.append(Take(1, 1, 1), 0)  # a move that did not happen
     pipeline.step()
-    assert "undo" not in tracker.acted
-    tracker.record.events[0] = Refill(((0, 0, 0, 0),) * 5)  # a refill that did not happen
-    pipeline.step()
-    assert tracker.acted[-1] == "undo"
+    assert tracker.acted == ["undo"]
     pipeline.step()  # the fake took nothing back: the tracker reads it wrong again
     assert tracker.acted.count("undo") == 1, "once per event, then play goes on"
 

@@ -246,12 +246,18 @@ class DemoPipeline:
         return self._view()
 
     def _misled(self) -> bool:
-        """Whether the tracker holds an event that is not the true game's."""
+        """Whether the tracker shows a move (not a refill) that is not the true game's.
+
+        A misread refill is left alone: the players cannot count every factory at a glance,
+        and the tracker revises a refill itself when the takes that follow contradict it.
+        """
         record = getattr(self.reader, "record", None)
         if record is None or not record.events or len(record.events) in self.undone:
             return False
-        accepted = [_canonical(e) for e in record.events]
-        return accepted != [_canonical(e) for e in self.history[:len(accepted)]]
+        for accepted, true in zip(record.events, self.history, strict=False):
+            if _canonical(accepted) != _canonical(true):
+                return not isinstance(accepted, Refill) and not isinstance(true, Refill)
+        return False
 
     def _play(self) -> Event:
         """The next true event: a refill drawn from the bag, or the bot's move."""
