@@ -4,21 +4,29 @@ Frames come in (``azul-observation/1``); the tracker waits for a stable view (se
 non-occluded frames agreeing place by place, see :mod:`companion.tracking.consensus`) and
 then compares it with what the engine predicts:
 
-- at a round start it reads the refill off the factories; a draw the bag and lid can
-  have produced is accepted, a misread one is answered with the nearest possible draws;
-- during drafting it scores every legal take by how well the table it predicts matches
-  the view, and accepts the best at once when it is clearly ahead and explains what
-  changed; when two moves look alike it asks (:class:`Prompt`), and Next/Previous and
-  Confirm pick one;
+- a refill is evidence gathered over the whole round (:mod:`companion.tracking.evidence`):
+  at a round start the draw most of the frames support is accepted (the nearest possible
+  draw when the reading is not one), and revised whenever the round shows otherwise:
+  an untouched factory seen another way in later still states, or a take that moved
+  other tiles than the refill said (:mod:`companion.tracking.revision`). A revision
+  takes the events since the refill back through the sink, appends the corrected refill
+  and plays the takes again; only a possible draw is ever put in;
+- during drafting it scores every legal take, and every take "with its factory
+  corrected", by how well the table it predicts matches the view, and accepts the best
+  at once when it is clearly ahead and explains what changed; when two moves look
+  alike it asks (:class:`Prompt`), and Next/Previous and Confirm pick one;
 - on the grey wall it reads the column each tile went to.
 
 Only what players choose is read: the engine knows the coloured wall, the centre and the
 rest. A table that fits no legal move is checked against the usual physical mistakes
 (:mod:`companion.tracking.hypotheses`); the tracker then reports a :class:`Warning` and
 changes nothing until the table matches a legal state again or a person confirms a move.
+When nothing fits for long it says so ("stalled") and keeps trying each new view.
 
 Every accepted event goes at once to the record and to the sink (``append(event_json)``,
 durable when it returns); holding Undo takes the last one back (the sink's ``undo()``).
+An offline stream cannot answer a question about a refill (``ask_refills=False``): the
+tracker then never asks one and relies on the round's evidence alone.
 """
 
 from __future__ import annotations
@@ -32,9 +40,9 @@ from companion.rules.azul import (
     COLORS,
     DRAFTING,
     FACTORIES,
+    FLOOR,
     OVER,
     REFILL,
-    TILES_PER_FACTORY,
     TILING,
     Event,
     Game,
@@ -45,10 +53,12 @@ from companion.rules.azul import (
 from companion.rules.azul_record import Record, apply_event, event_to_json, replay
 from companion.rules.errors import RulesError
 from companion.tracking import hypotheses as hyp
+from companion.tracking import revision as rev
 from companion.tracking.consensus import Consensus, View
+from companion.tracking.evidence import Counts, FactoryEvidence
 from companion.tracking.frame import ObservationError, read_frame
 from companion.tracking.layout import TableLayout
-from companion.tracking.refills import is_possible, nearest_refills, refill_of
+from companion.tracking.refills import counts_of_refill, ranked_refills, refill_sizes
 from companion.tracking.tables import (
     Scorer,
     Table,
@@ -71,6 +81,12 @@ REST = 3.0  # the places it did not touch, this much (more: something else chang
 PERSIST = 2  # frames a question or a warning must stand before it is put to the table
 CHOICES = 6  # candidates a question offers at most
 SUDOKU_PRIOR = 1.5  # a grey-wall placement that breaks the Sudoku rule needs this much more evidence
+CENTER_ONLY = 1.0  # a correction the centre alone shows costs this much more: the centre stays on view
+REVOTE = 1.0  # an untouched factory is corrected once another reading leads by this many still states
+REFILL_TIE = 0.25  # live, a refill question is asked only when two draws are this close
+STALL = 40  # frames without progress before the table is told the tracker is stuck
+REVISITS = 2  # a refill may be put back in place this often in a round, no more
+RETRO_MARGIN = 1.5  # a corrected refill must fit the table this much better to replace the accepted one
 
 
 @dataclass(frozen=True)
@@ -115,13 +131,32 @@ class _Decision:
     warnings: tuple[Warning, ...] = ()
 
 
+@dataclass(frozen=True)
+class _Correction:
+    """A refill correction: each (0-based factory, what it really held) of ``changes``."""
+
+    changes: rev.Changes
+
+
+@dataclass(frozen=True)
+class _Option:
+    """One way the view may have come about: a take, maybe with its factory corrected."""
+
+    cost: float
+    move: Take
+    table: Table
+    correction: _Correction | None = None
+
+
 class Tracker:
     """Follows one game of base Azul from frames and table inputs (see the module doc)."""
 
-    def __init__(self, record: Record, sink: object = None, *, stable_frames: int = 3) -> None:
+    def __init__(self, record: Record, sink: object = None, *, stable_frames: int = 3,
+                 ask_refills: bool = True) -> None:
         self.record = record
         self.game: Game = replay(record)
         self.sink = sink
+        self.ask_refills = ask_refills
         players = len(record.players)
         self.layout = TableLayout(players, FACTORIES[players])
         self._consensus = Consensus(stable_frames, read_wall=record.variant == "grey")
@@ -131,17 +166,24 @@ class Tracker:
         self.asked = 0  # events confirmed by a person
         self.auto = 0  # events accepted without asking
         self.warned = 0  # warnings reported
+        self.revised = 0  # refills corrected from later views
         self._view: View | None = None
         self._decision: _Decision | None = None
         self._streak = 0
         self._committed = False
         self._suspect: Event | None = None  # just undone: never taken again without asking
         self._cache: dict[str, object] = {}
-        # Factories read otherwise than the refill said, by factory: (counts, version first seen).
-        self._doubts: dict[int, tuple[tuple[int, ...], int]] = {}
-        self.revised = 0  # refills corrected from later views
+        self._evidence = FactoryEvidence(FACTORIES[players])
+        self._evidence_round = self._round_key()
+        self._base: tuple[int, Game] | None = None  # (refill index, state it was drawn from)
+        self._alternatives: dict[int, set[Counts]] = {}  # other contents a taken factory may have had
+        self._strikes: dict[tuple[int, Counts], set[int]] = {}  # retro corrections, by still state
+        self._tried: dict[Refill, int] = {}  # refills this round has had, and how often
+        self._states = 0  # still states closed so far
         self._frames = 0  # non-occluded frames seen
         self._changed_at = 0  # ... when the last event was accepted
+        self._refill_seen_at: int | None = None  # ... when this round's factories were first read
+        self._stalled = False
 
     # --- inputs ----------------------------------------------------------------------
 
@@ -153,19 +195,23 @@ class Tracker:
             return self._set_warnings((Warning("unreadable", _("Cannot read this frame: {reason}").format(
                 reason=error)),))
         if frame.occluded:
+            self._close_state()  # a hand passed: the table may have changed
             return []
         boards, factories = self.layout.assign(frame)
         if self.layout.seat_places is None:
             return self._set_warnings((Warning("unreadable", _(
                 "I see {seen} player boards, but this game has {players} players.").format(
                 seen=len(frame.boards), players=self.game.players)),))
+        self._evidence.add(factories, self._sizes())
         self._consensus.add((boards, factories, frame.center))
         self._frames += 1
         if not self._consensus.full:
             return []
         results: list[Result] = []
         view = self._consensus.view()
-        if view != self._view:
+        # A decision to wait is looked at again every frame: the evidence grows even when
+        # the view stays the same.
+        if view != self._view or (self._decision is not None and self._decision.kind == "wait"):
             self._view = view
             results += self._settle()
         return results + self._advance()
@@ -187,19 +233,18 @@ class Tracker:
             return [self.prompt]
         return self._confirm(prompt.candidates[prompt.selected])
 
-    def answer(self, event: Event) -> list[Result]:
+    def answer(self, event: Event, player: int | None = None) -> list[Result]:
         """A person's answer to the pending question (the offline stream's ``answer`` lines).
 
         Ignored unless the tracker asks (or is about to: a question seen once already);
-        an answer that is not legal now is ignored too.
+        an answer that is not legal now, or names another player than the one to move,
+        is ignored too.
         """
         asking = self.prompt is not None or (
             self._decision is not None and self._decision.kind in ("ask", "warn"))
         if not asking:
             return []
-        try:
-            self._legal_copy(event)
-        except RulesError:
+        if isinstance(event, Take) and player is not None and player != self.game.turn:
             return []
         return self._confirm(event)
 
@@ -212,19 +257,23 @@ class Tracker:
             if self.game.phase == OVER or self._view is None:
                 self._decision = None
                 break
-            revision = self._doubted_refill(self._view) if self.game.phase == DRAFTING else None
-            if revision is not None:
-                out.append(revision)
-                continue
+            if self.game.phase == DRAFTING:
+                revision = self._voted_correction()
+                if revision is not None:
+                    out.append(revision)
+                    continue
             decision = self._decide(self._view)
+            if isinstance(decision, list):
+                out += decision
+                continue
             if isinstance(decision, Accepted):
                 out.append(decision)
                 continue
-            if isinstance(decision, tuple):
-                out.append(self._accept(*decision, auto=True))
-                continue
-            if decision.kind == "none" and self.game.phase == DRAFTING:
-                self._doubted_refill(self._view, register=True)
+            if decision.kind != "wait" and self.game.phase == DRAFTING:
+                revision = self._retro_correction(self._view)
+                if revision is not None:
+                    out.append(revision)
+                    continue
             if self._decision is None or decision.key != self._decision.key:
                 self._decision, self._streak, self._committed = decision, 0, False
             else:
@@ -234,19 +283,25 @@ class Tracker:
 
     def _advance(self) -> list[Result]:
         """Count one more frame for the pending decision; put it to the table once it stands."""
+        out: list[Result] = []
         decision = self._decision
+        if (not self._stalled and self._frames - self._changed_at >= STALL and decision is not None
+                and decision.kind != "none" and self.game.phase != OVER):
+            # Never stall silently: tell the table, and go on trying every new view.
+            self._stalled = True
+            out += self._set_warnings((*self.warnings, Warning("stalled", _(
+                "I cannot follow the table: check the tiles, or confirm the last move."))))
         if decision is None or decision.kind == "wait":
-            return []
+            return out
         self._streak += 1
         if self._committed or self._streak < PERSIST:
-            return []
+            return out
         self._committed = True
         if decision.kind == "none":
             # The table matches the engine again: a mistake was put right, a question lapsed.
             self.warnings = ()
             self.prompt = None
-            return []
-        out: list[Result] = []
+            return out
         if decision.kind == "warn":
             out += self._set_warnings(decision.warnings)
         if decision.candidates:
@@ -257,46 +312,156 @@ class Tracker:
             self.prompt = None
         return out
 
-    def _decide(self, view: View) -> _Decision | tuple[Event, int | None] | Accepted:
+    def _decide(self, view: View) -> _Decision | tuple[Event, int | None] | Accepted | list[Result]:
         phase = self.game.phase
         if phase == REFILL:
-            return self._decide_refill(view)
-        if phase == DRAFTING:
-            return self._decide_take(view)
-        if phase == TILING:
-            return self._decide_place(view)
-        return _Decision("none")
+            decision = self._decide_refill(view)
+        elif phase == DRAFTING:
+            decision = self._decide_take(view)
+        elif phase == TILING:
+            decision = self._decide_place(view)
+        else:
+            decision = _Decision("none")
+        if isinstance(decision, tuple):
+            return self._accept(*decision, auto=True)
+        return decision
 
-    def _decide_take(self, view: View) -> _Decision | tuple[Event, int | None] | Accepted:
+    def _options(self, scorer: Scorer) -> list[_Option]:
+        """Every take the view may show, each at its best (plain or with its factory corrected)."""
+        takes: list[tuple[Take, Table]] = self._cached("takes", self._take_tables)
+        best: dict[Take, _Option] = {}
+        for move, table in takes:
+            best[move] = _Option(scorer.cost(table), move, table)
+        for option in self._corrected_takes(scorer):
+            if option.move not in best or option.cost < best[option.move].cost:
+                best[option.move] = option
+        return sorted(best.values(), key=lambda o: o.cost)
+
+    def _decide_take(self, view: View) -> _Decision | tuple[Event, int | None] | list[Result]:
         game = self.game
         scorer = Scorer(view)
         null = self._cached("null", lambda: table_of(game))
-        takes: list[tuple[Take, Table]] = self._cached("takes", self._take_tables)
+        options = self._options(scorer)
         null_cost = scorer.cost(null)
-        ranked = sorted((scorer.cost(table), k) for k, (_move, table) in enumerate(takes))
-        best_cost, k = ranked[0]
-        move, table = takes[k]
-        gain = null_cost - best_cost
-        local = scorer.local(table, null)
-        rest = best_cost - local
+        best = options[0]
+        gain = null_cost - best.cost
+        local = scorer.local(best.table, null)
+        rest = best.cost - local
         if gain < GAIN_ASK or (gain < GAIN and local > 0):
             return _Decision("none", ("none", self._version))
-        second = ranked[1][0] if len(ranked) > 1 else math.inf
+        second = options[1].cost if len(options) > 1 else math.inf
         # A table that one legal move does not explain: a mistake, or turns missed?
         if local > 0 or rest > 0:
-            found = self._explanations(scorer, rest, [takes[i][0] for _c, i in ranked[:4]])
-            if found and found[0][0] + MARGIN <= best_cost:
-                return self._explained(found, scorer)
-        if (local <= LOCAL and rest <= REST and gain >= GAIN and second - best_cost >= MARGIN
-                and move != self._suspect):
-            return move, game.turn
+            found = self._explanations(scorer, rest, [o.move for o in options[:4] if o.correction is None])
+            if found and found[0][0] + MARGIN <= best.cost:
+                return self._explained(found, options)
+        if (local <= LOCAL and rest <= REST and gain >= GAIN and second - best.cost >= MARGIN
+                and best.move != self._suspect):
+            return self._take_with(best, auto=True)
         if local <= LOCAL * 1.5:
-            near = [takes[i][0] for cost, i in ranked if cost <= best_cost + MARGIN + 1][:CHOICES]
+            near = [o.move for o in options if o.cost <= best.cost + MARGIN + 1][:CHOICES]
             return self._ask(near, game.turn)
-        return _Decision("warn", ("unexplained", self._version), self._override(ranked, takes), game.turn,
+        return _Decision("warn", ("unexplained", self._version), self._override(options), game.turn,
                          (Warning("no-legal-move", _(
                              "The table does not match any legal move: put it back as it was, "
                              "or confirm a move.")),))
+
+    def _take_with(self, option: _Option, auto: bool) -> list[Result]:
+        """Accept ``option``'s take, correcting the refill first if the take showed it wrong."""
+        out: list[Result] = []
+        if option.correction is not None:
+            revised = self._correct(option.correction.changes)
+            if revised is None:
+                if not self.game.is_legal(option.move):
+                    return []
+                return [self._accept(option.move, self.game.turn, auto)]
+            out.append(revised)
+        out.append(self._accept(option.move, self.game.turn, auto))
+        return out
+
+    def _corrected_takes(self, scorer: Scorer) -> list[_Option]:
+        """Takes from a factory whose tiles, as the view shows them moved, differ from the refill's."""
+        game = self.game
+        base = self._round_base()
+        if base is None or not self._may_revise():
+            return []
+        view = scorer.view
+        gain = rev.center_gain(view, game)
+        targets = game.boards[game.turn].targets
+        found: list[_Option] = []
+        for number, factory in enumerate(game.factories):
+            if not factory:
+                continue
+            accepted = rev.counts_of(factory)
+            tally = self._evidence.tally(number)
+            candidates = {counts for counts in tally if counts != accepted}
+            for color in range(5):
+                lines = [line + 1 for line in range(5) if targets[color] >> line & 1] + [FLOOR]
+                for line in lines:
+                    implied = rev.implied_contents(view, game, gain, color, line, accepted=accepted)
+                    if implied is not None and sum(implied) == sum(accepted):
+                        candidates.add(implied)
+            candidates = {c for c in candidates if rev.recolourings(accepted, c) <= 2}
+            self._cache[f"candidates {number}"] = candidates
+            for counts in candidates:
+                corrected = self._corrected(number, counts)
+                if corrected is None:
+                    continue
+                changes, trial, cost = corrected
+                for color in range(5):
+                    if not counts[color]:
+                        continue
+                    extra = CENTER_ONLY if counts[color] == accepted[color] else 0.0
+                    for move, table in self._cached(f"corrected {changes} {color}",
+                                                    lambda trial=trial, number=number, color=color:
+                                                    self._source_tables(trial, number + 1, color)):
+                        found.append(_Option(scorer.cost(table) + cost + extra, move, table,
+                                             _Correction(changes)))
+        return found
+
+    def _source_tables(self, game: Game, source: int, color: int) -> list[tuple[Take, Table]]:
+        return [(move, after_take(game, move)) for move in game.generate_legal_moves()
+                if isinstance(move, Take) and move.source == source and move.color == color]
+
+    def _corrected(self, number: int, counts: Counts) -> tuple[rev.Changes, Game, float] | None:
+        """The current state had factory ``number`` held ``counts``: the changes to the refill
+        that make it a possible draw, the state, and their cost (None: no such draw).
+
+        The states are worked out once per accepted event; the costs follow the evidence.
+        """
+        base = self._round_base()
+        if base is None:
+            return None
+        refill: Refill = self.record.events[base[0]]  # type: ignore[assignment]
+        drawn = counts_of_refill(refill)
+        cost = rev.correction_cost(self._evidence.tally(number), drawn[number], counts)
+        alone = ((number, counts),)
+        game = self._corrected_state(alone)
+        if game is not None:
+            return alone, game, cost
+        # No possible draw alone: another untouched factory was misread the other way.
+        partners = []
+        for other, factory in enumerate(self.game.factories):
+            swapped = rev.compensations(drawn[number], counts, drawn[other]) \
+                if other != number and factory else None
+            if swapped is not None:
+                tally = self._evidence.tally(other)
+                partners.append((rev.correction_cost(tally, drawn[other], swapped), -tally.get(swapped, 0.0),
+                                 other, swapped))
+        for extra, _votes, other, swapped in sorted(partners):
+            changes = tuple(sorted(((number, counts), (other, swapped))))
+            game = self._corrected_state(changes)
+            if game is not None:
+                return changes, game, cost + extra
+        return None
+
+    def _corrected_state(self, changes: rev.Changes) -> Game | None:
+        key = f"state {changes}"
+        if key not in self._cache:
+            index, before = self._round_base()  # type: ignore[misc]
+            made = rev.corrected_game(before, self.record, index, changes)
+            self._cache[key] = None if made is None else made[0]
+        return self._cache[key]  # type: ignore[return-value]
 
     def _explanations(self, scorer: Scorer, rest: float,
                       firsts: list[Take]) -> list[tuple[float, hyp.Hypothesis]]:
@@ -306,27 +471,12 @@ class Tracker:
         options += self._cached("mistakes", lambda: hyp.illegal_lines(game) + hyp.left_behind(game))
         if rest > 0:
             options += self._cached("out-of-turn", lambda: hyp.out_of_turn(game))
-        index = self._cached("refill-index", self._refill_index)
-        if index is not None and (self.sink is None or hasattr(self.sink, "undo")):
-            refill: Refill = self.record.events[index]  # type: ignore[assignment]
-            for number, factory in enumerate(game.factories):
-                seen = scorer.view.factories[number]
-                drawn = tuple(refill.factories[number].count(c) for c in range(5))
-                if seen is None or not factory or seen.counts == drawn or \
-                        tuple(factory.get(c, 0) for c in range(5)) != drawn:
-                    continue
-                options += self._cached(f"misread {number}", lambda number=number: hyp.misread_refill(
-                    self._cached("before-refill", lambda: replay(Record(
-                        list(self.record.players), self.record.variant, self.record.events[:index],
-                        self.record.movers[:index]))),
-                    refill, list(zip(self.record.events[index + 1:], self.record.movers[index + 1:],
-                                     strict=True)), game, number))
         if rest >= GAIN:
             for first in firsts:
                 options += self._cached(f"seq {first}", lambda first=first: hyp.sequences(game, first))
         return sorted(((scorer.cost(h.table), h) for h in options), key=lambda item: item[0])
 
-    def _explained(self, found: list[tuple[float, hyp.Hypothesis]], scorer: Scorer) -> _Decision | Accepted:
+    def _explained(self, found: list[tuple[float, hyp.Hypothesis]], options: list[_Option]) -> _Decision:
         game = self.game
         cost, best = found[0]
         if best.kind == hyp.SEQUENCE:
@@ -338,178 +488,208 @@ class Tracker:
                 if h.kind == hyp.SEQUENCE and h.moves[0] not in firsts:
                     firsts.append(h.moves[0])
             return self._ask(firsts, game.turn)
-        if best.kind == hyp.MISREAD_REFILL and best.refill is not None:
-            # The refill was misread at that factory: correct it; the take then explains the view.
-            index = self._cached("refill-index", self._refill_index)
-            revised = self._revise(index, best.refill)  # type: ignore[arg-type]
-            if revised is not None:
-                return revised
         warning = self._mistake_warning(best)
-        takes: list[tuple[Take, Table]] = self._cached("takes", self._take_tables)
-        ranked = sorted((scorer.cost(table), k) for k, (_m, table) in enumerate(takes))
-        candidates = list(best.moves) + [m for m in self._override(ranked, takes) if m not in best.moves]
+        candidates = list(best.moves) + [m for m in self._override(options) if m not in best.moves]
         return _Decision("warn", (best.kind, self._version, best.seat, best.color),
                          tuple(candidates[:CHOICES]), game.turn, (warning,))
 
-    def _override(self, ranked: list[tuple[float, int]],
-                  takes: list[tuple[Take, Table]]) -> tuple[Event, ...]:
+    def _override(self, options: list[_Option]) -> tuple[Event, ...]:
         """The legal moves a person may confirm to override a warning, best first."""
-        return tuple(takes[i][0] for _c, i in ranked[:CHOICES])
+        return tuple(o.move for o in options[:CHOICES])
 
     def _decide_place(self, view: View) -> _Decision | tuple[Event, int | None]:
         game = self.game
         scorer = Scorer(view)
         null = self._cached("tiling", lambda: tiling_table(game))
-        best: tuple[float, list[tuple[float, Place]], int] | None = None
+        best: tuple[float, list[tuple[float, Place, list[Place]]], int] | None = None
         for seat, line in game.pending_placements():
             base = scorer.board(seat, null.boards[seat])
             board = game.boards[seat]
             color = board.line_colors[line]
             free = [c for c in range(5) if board.wall[line * 5 + c] < 0]
             breaking = [c for c in free if board.col_colors[c] >> color & 1]
-            scored: dict[tuple, tuple[float, Place]] = {}
+            scored: dict[tuple, tuple[float, list[Place]]] = {}
             for column in free:
                 place = Place(seat, line + 1, column + 1)
                 options = placed_boards(game, place)
                 # Nobody breaks the Sudoku rule on purpose while a column is free for the tile:
                 # such a placement must be seen better than the others to be believed.
                 prior = SUDOKU_PRIOR if column in breaking and len(breaking) < len(free) else 0.0
-                # Columns that give the same board cannot be told apart, and need not be.
-                scored.setdefault(options[:2], (scorer.board(seat, options) + prior, place))
-            ranked = sorted(scored.values(), key=lambda item: item[0])
+                # Columns that give the same board cannot be told apart, and need not be:
+                # the first is taken; a question offers them all.
+                scored.setdefault(options[:2], (scorer.board(seat, options) + prior, []))[1].append(place)
+            ranked = sorted(((cost, places[0], places) for cost, places in scored.values()),
+                            key=lambda item: item[0])
             gain = base - ranked[0][0]
             if best is None or gain > best[0]:
                 best = (gain, ranked, seat)
         if best is None:
             return _Decision("none", ("none", self._version))
         gain, ranked, seat = best
-        cost, place = ranked[0]
+        cost, place, _same = ranked[0]
+        # Everything here is one board's: judge it in places, whatever the board's confidence.
+        weight = view.boards[seat].weight if view.boards[seat] is not None else 1.0  # type: ignore[union-attr]
+        gain, cost = gain / weight, cost / weight
         if gain < GAIN_ASK:
             return _Decision("none", ("none", self._version))
-        second = ranked[1][0] if len(ranked) > 1 else math.inf
+        second = ranked[1][0] / weight if len(ranked) > 1 else math.inf
         if gain >= GAIN and cost <= LOCAL and second - cost >= MARGIN and place != self._suspect:
             return place, seat
-        return self._ask([p for c, p in ranked if c <= cost + MARGIN + 1][:CHOICES], seat)
+        near = [p for c, _p, same in ranked if c / weight <= cost + MARGIN + 1 for p in same]
+        return self._ask(near[:CHOICES], seat)
 
     def _decide_refill(self, view: View) -> _Decision | tuple[Event, int | None]:
         game = self.game
         if any(f is None for f in view.factories):
             return _Decision("wait")
-        expected = min(TILES_PER_FACTORY * len(game.factories), sum(game.bag) + sum(game.lid))
-        reading = [f.counts for f in view.factories]  # type: ignore[union-attr]
-        read = sum(sum(c) for c in reading)
-        unknown = sum(f.unknown for f in view.factories)  # type: ignore[union-attr]
-        if read + unknown < expected or (read < expected and unknown):
-            options = self._cache.get("refill-options")
-            if options and read < expected:
-                # A question left open while play began: the first moves tell the draw apart.
-                return self._refill_from_play(view, options)  # type: ignore[arg-type]
-            return _Decision("wait")
+        sizes = refill_sizes(game)
+        frames = self._evidence.frames
+        if any(frames[n] for n, size in enumerate(sizes) if size) and self._refill_seen_at is None:
+            self._refill_seen_at = self._frames
+        ready = all(frames[n] >= self._consensus.need for n, size in enumerate(sizes) if size)
+        waited = 0 if self._refill_seen_at is None else self._frames - self._refill_seen_at
+        # Play has begun when a factory seen filled is empty again.
+        began = any(size and frames[n] >= self._consensus.need
+                    and not sum(view.factories[n].counts)  # type: ignore[union-attr]
+                    and not view.factories[n].unknown for n, size in enumerate(sizes))  # type: ignore[union-attr]
+        if not ready:
+            # A factory not yet read in full: wait for it, but not once play has begun nor for ever.
+            seen = sum(1 for n, size in enumerate(sizes) if size and frames[n])
+            if not began and (waited < STALL // 2 or 2 * seen < sum(1 for size in sizes if size)):
+                return _Decision("wait")
         boards = self._cached("null", lambda: table_of(game)).boards
         scorer = Scorer(view)
-        if sum(scorer.board(seat, options) for seat, options in enumerate(boards)) > REST:
+        if not ready and not began and waited < STALL and \
+                sum(scorer.board(seat, options) for seat, options in enumerate(boards)) > REST:
             # The boards are not those the engine ended the round with: play went on unseen,
-            # and these factories may belong to a later round. Never take them for this one.
+            # and these factories may belong to a later round. Never guess them for this one
+            # early; the evidence gathered since the round ended is this round's, though.
             return _Decision("warn", ("boards-moved-on", self._version), (), None, (Warning(
                 "unexpected-table", _("The player boards do not match the game; undo or check "
                                       "the boards before the next round.")),))
-        if read == expected and all(sum(c) <= TILES_PER_FACTORY for c in reading):
-            refill = refill_of(reading)
-            if refill != self._suspect and is_possible(game, refill):
-                return refill, None
-            options = self._cached(f"near {reading}", lambda: nearest_refills(
-                game, reading, limit=12 if self._suspect is None else 40))
-            if options:
-                if self._suspect in options:
-                    options = [o for o in options if o != self._suspect] + [self._suspect]
-                self._cache["refill-options"] = options
-                return self._ask(options, None)
-        return _Decision("warn", ("impossible-refill", self._version), (), None, (Warning(
-            "impossible-refill", _("The factories do not hold a draw the bag can have given: "
-                                   "check the tiles on the factories.")),))
+        suspect = self._suspect if isinstance(self._suspect, Refill) else None
+        ranked = ranked_refills(game, self._evidence, others=suspect is not None)
+        ranked = [(cost, refill) for cost, refill in ranked if refill != suspect]
+        if not ranked:
+            if suspect is not None:
+                return self._ask([suspect], None)
+            return _Decision("warn", ("impossible-refill", self._version), (), None, (Warning(
+                "impossible-refill", _("The factories do not hold a draw the bag can have given: "
+                                       "check the tiles on the factories.")),))
+        cost, refill = ranked[0]
+        if cost == 0 and suspect is None:
+            return refill, None
+        if self.ask_refills and (suspect is not None or (
+                len(ranked) > 1 and ranked[1][0] - cost < REFILL_TIE)):
+            return self._ask([r for _c, r in ranked] + ([suspect] if suspect else []), None)
+        # The nearest possible draw; the round's evidence will correct it if it is wrong.
+        return refill, None
 
-    def _refill_from_play(self, view: View, options: tuple[Refill, ...]) -> _Decision | tuple[Event, None]:
-        """A refill question still open when play has begun: the draw whose first moves fit best."""
-        scorer = Scorer(view)
-        costs = []
-        for refill in options:
-            trial = self.game.copy()
-            trial.push(refill)
-            tables = [table_of(trial)] + [after_take(trial, m) for m in trial.generate_legal_moves()
-                                          if isinstance(m, Take)]
-            costs.append((min(scorer.cost(t) for t in tables), refill))
-        costs.sort(key=lambda item: item[0])
-        if len(costs) == 1 or costs[1][0] - costs[0][0] >= MARGIN:
-            return costs[0][1], None
-        return _Decision("wait")
-
-    def _doubted_refill(self, view: View, register: bool = False) -> Accepted | None:
-        """Correct this round's refill when an untouched factory keeps showing other tiles.
-
-        A refill misread while it was on view can still be a possible draw. The factories
-        nobody has taken from yet stay on view, so their tiles are read again after every
-        move; a factory read the same other way in two states of the table (before and
-        after an accepted move) was misread at the refill. Not done without a sink that
-        can take events back.
-        """
-        if self.sink is not None and not hasattr(self.sink, "undo"):
+    def _voted_correction(self) -> Accepted | None:
+        """Correct the refill where an untouched factory has been seen otherwise in more still states."""
+        if self._round_base() is None or not self._may_revise():
             return None
+        for number, factory in enumerate(self.game.factories):
+            if not factory:
+                continue
+            accepted = rev.counts_of(factory)
+            tally = self._evidence.tally(number)
+            if not tally:
+                continue
+            top, votes = max(tally.items(), key=lambda item: (item[1], item[0]))
+            if top != accepted and votes >= tally.get(accepted, 0.0) + REVOTE and votes >= 1.5:
+                corrected = self._corrected(number, top)
+                if corrected is not None:
+                    revised = self._correct(corrected[0])
+                    if revised is not None:
+                        return revised
+        return None
+
+    def _retro_correction(self, view: View) -> Accepted | None:
+        """Correct the refill at a factory already taken from, when the table keeps saying so.
+
+        The tiles a take moved stay on view (on a pattern line, the floor, in the centre);
+        when a corrected refill fits the table clearly better than the accepted one in two
+        still states, it replaces it.
+        """
+        base = self._round_base()
+        if base is None or not self._may_revise() or not self._alternatives:
+            return None
+        scorer = Scorer(view)
+        null = self._cached("null", lambda: table_of(self.game))
+        null_cost = scorer.cost(null)
+        if null_cost < RETRO_MARGIN:
+            return None
+        for number, alternatives in list(self._alternatives.items()):
+            refill: Refill = self.record.events[base[0]]  # type: ignore[assignment]
+            accepted = counts_of_refill(refill)[number]
+            for counts in list(alternatives):
+                if counts == accepted:
+                    continue
+                corrected = self._corrected(number, counts)
+                if corrected is None:
+                    continue
+                changes, trial, extra = corrected
+                table = self._cached(f"table {changes}", lambda trial=trial: table_of(trial))
+                cost = scorer.cost(table) + extra
+                if cost + RETRO_MARGIN > null_cost:
+                    continue
+                strikes = self._strikes.setdefault((number, counts), set())
+                strikes.add(self._states)
+                if len(strikes) >= 2 or self._frames - self._changed_at >= STALL:
+                    return self._correct(changes)
+        return None
+
+    def _correct(self, changes: rev.Changes) -> Accepted | None:
+        """Correct this round's refill by ``changes``, and play the events since it again."""
+        base = self._round_base()
+        if base is None:
+            return None
+        index, before = base
+        refill: Refill = self.record.events[index]  # type: ignore[assignment]
+        made = rev.corrected_game(before, self.record, index, changes)
+        if made is None:
+            return None
+        game, revised = made
+        if self._tried.get(revised, 0) >= REVISITS:
+            return None  # the evidence goes round in circles: keep what stands
+        self._tried[refill] = self._tried.get(refill, 0) + 1
+        self._tried[revised] = self._tried.get(revised, 0) + 1
+        old = counts_of_refill(refill)
+        for number, _counts in changes:
+            self._alternatives.setdefault(number, set()).add(old[number])
+        if self.sink is not None:
+            for _event in self.record.events[index:]:
+                self.sink.undo()  # type: ignore[attr-defined]
+            again = [revised, *self.record.events[index + 1:]]
+            for event, player in zip(again, self.record.movers[index:], strict=True):
+                self.sink.append(event_to_json(event, player))  # type: ignore[attr-defined]
+        self.record.events[index] = revised
+        self.game = game
+        self._strikes.clear()
+        self._changed()
+        self.revised += 1
+        log.info("refill corrected from the round's evidence: %s", revised)
+        return Accepted(revised, None, auto=True, revised=True)
+
+    def _may_revise(self) -> bool:
+        # Revising rewrites the events since the refill: only with a sink that can take them back.
+        return self.sink is None or hasattr(self.sink, "undo")
+
+    def _round_base(self) -> tuple[int, Game] | None:
+        """This round's refill index and the state it was drawn from (None before the first)."""
         index = self._cached("refill-index", self._refill_index)
         if index is None:
             return None
-        refill: Refill = self.record.events[index]  # type: ignore[assignment]
-        for number, seen in enumerate(view.factories):
-            drawn = tuple(refill.factories[number].count(c) for c in range(5))
-            now = tuple(self.game.factories[number].get(c, 0) for c in range(5))
-            if (seen is None or seen.unknown or now != drawn or not sum(now) or seen.counts == now
-                    or sum(seen.counts) != sum(now)):
-                if seen is not None and not seen.unknown:
-                    self._doubts.pop(number, None)
-                continue
-            doubt = self._doubts.get(number)
-            if doubt is None or doubt[0] != seen.counts:
-                if register:
-                    self._doubts[number] = (seen.counts, self._version)
-            elif (not register and doubt[1] < self._version
-                  and self._frames - self._changed_at >= self._consensus.frames):
-                # Read so in a view of an earlier state and again in one made only of frames
-                # taken after a move was accepted: not one state's glare.
-                factories = [tuple(sorted(f)) for f in refill.factories]
-                factories[number] = tuple(c for c in range(5) for _n in range(seen.counts[c]))
-                return self._revise(index, Refill(tuple(factories)))
-        return None
+        if self._base is None or self._base[0] != index:
+            self._base = (index, rev.state_before(self.record, index))
+        return self._base
 
     def _refill_index(self) -> int | None:
         for index in range(len(self.record.events) - 1, -1, -1):
             if isinstance(self.record.events[index], Refill):
                 return index
         return None
-
-    def _revise(self, index: int, refill: Refill) -> Accepted | None:
-        """Put ``refill`` in place of event ``index`` and play the events after it again."""
-        record = self.record
-        head = Record(list(record.players), record.variant, record.events[:index], record.movers[:index])
-        try:
-            game = replay(head)
-            apply_event(game, refill)
-            for event, player in zip(record.events[index + 1:], record.movers[index + 1:], strict=True):
-                apply_event(game, event, player)
-        except RulesError:
-            self._doubts.clear()
-            return None
-        if self.sink is not None:
-            for _event in record.events[index:]:
-                self.sink.undo()  # type: ignore[attr-defined]
-            again = [refill, *record.events[index + 1:]]
-            for event, player in zip(again, record.movers[index:], strict=True):
-                self.sink.append(event_to_json(event, player))  # type: ignore[attr-defined]
-        record.events[index] = refill
-        self.game = game
-        self._changed()
-        self._doubts.clear()
-        self.revised += 1
-        log.info("refill corrected from later views: %s", refill)
-        return Accepted(refill, None, auto=True, revised=True)
 
     def _ask(self, candidates: list, player: int | None) -> _Decision:
         if self._suspect in candidates and len(candidates) > 1:
@@ -540,6 +720,18 @@ class Tracker:
                 out.append((move, table))
         return out
 
+    def _sizes(self) -> list[int]:
+        """How many tiles each factory holds now (or gets from the coming refill)."""
+        game = self.game
+        if game.phase == REFILL:
+            return refill_sizes(game)
+        if game.phase == DRAFTING:
+            return [sum(f.values()) for f in game.factories]
+        return [0] * len(game.factories)
+
+    def _round_key(self) -> int:
+        return self.game.round + (self.game.phase == REFILL)
+
     # --- changing the game -----------------------------------------------------------
 
     def _legal_copy(self, event: Event) -> tuple[Game, int | None]:
@@ -556,13 +748,16 @@ class Tracker:
 
     def _accept(self, event: Event, player: int | None, auto: bool) -> Accepted:
         trial, player = self._legal_copy(event)
+        if isinstance(event, Take) and event.source:
+            # What else the factory may have held: checked again against later views.
+            number = event.source - 1
+            self._alternatives.setdefault(number, set()).update(
+                self._evidence.tally(number), self._cache.get(f"candidates {number}", ()))
         if self.sink is not None:
             self.sink.append(event_to_json(event, player))  # type: ignore[attr-defined]
         self.record.append(event, player)
         self.game = trial
-        self._changed()
-        if isinstance(event, Refill):
-            self._doubts.clear()
+        self._changed(carry=self._consensus.frames)
         self.last = Accepted(event, player, auto)
         if auto:
             self.auto += 1
@@ -571,12 +766,21 @@ class Tracker:
         return self.last
 
     def _confirm(self, event: Event) -> list[Result]:
-        try:
-            accepted = self._accept(event, None, auto=False)
-        except RulesError as error:
-            log.warning("confirmed event refused: %s", error)
-            return []
-        return [accepted, *self._settle(), *self._advance()]
+        option = None
+        if isinstance(event, Take) and self.game.phase == DRAFTING and self._view is not None:
+            # The take is the person's; what the factory held is still the view's to tell.
+            option = next((o for o in self._options(Scorer(self._view)) if o.move == event), None)
+        if option is not None and option.correction is not None:
+            accepted = self._take_with(option, auto=False)
+            if not accepted:
+                return []
+        else:
+            try:
+                accepted = [self._accept(event, None, auto=False)]
+            except RulesError as error:
+                log.warning("confirmed event refused: %s", error)
+                return []
+        return [*accepted, *self._settle(), *self._advance()]
 
     def _undo(self) -> list[Result]:
         if not self.record.events:
@@ -595,8 +799,25 @@ class Tracker:
         # The table still shows the move: decide again at once, asking this time.
         return [*self._settle(), *self._advance()]
 
-    def _changed(self) -> None:
+    def _close_state(self, carry: int = 0) -> None:
+        self._evidence.close(carry)
+        self._states += 1
+
+    def _changed(self, carry: int | None = None) -> None:
+        """The engine state changed; ``carry`` is given when the table did too (a new still state)."""
+        if carry is not None:
+            self._close_state(carry)
+        key = self._round_key()
+        if key != self._evidence_round:
+            if key > self._evidence_round:
+                self._evidence.reset()  # a new round: the factories show new tiles
+                self._refill_seen_at = None
+            self._alternatives.clear()
+            self._strikes.clear()
+            self._tried.clear()
+            self._evidence_round = key
         self._changed_at = self._frames
+        self._stalled = False
         self._cache.clear()
         self.prompt = None
         self.warnings = ()

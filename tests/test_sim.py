@@ -8,7 +8,8 @@ import random
 import pytest
 
 from companion.rules.azul import Game
-from companion.sim.noise import LEVELS, game_stream
+from companion.sim import object_noise
+from companion.sim.noise import LEVELS, confused_with, game_stream
 from companion.sim.table import random_layout, table_observation
 from companion.tracking.frame import read_frame
 from companion.tracking.layout import TableLayout
@@ -64,3 +65,36 @@ def test_noisy_stream_shows_every_still_state_in_three_clear_frames() -> None:
     # The noise really is there: some frames differ from each other within a still state.
     frames = [line["observation"] for line in played.lines if "observation" in line]
     assert any(a["boards"] != b["boards"] for a, b in itertools.pairwise(frames))
+
+
+def test_misreads_prefer_the_colours_real_vision_confuses() -> None:
+    rng = random.Random(3)
+    reds = [confused_with("red", rng) for _i in range(2000)]
+    whites = [confused_with("white", rng, marker=True) for _i in range(2000)]
+    assert reds.count("yellow") > 0.5 * len(reds)
+    assert whites.count("blue") + whites.count("marker") > 0.6 * len(whites)
+    assert "marker" not in {confused_with("white", rng) for _i in range(200)}
+
+
+@pytest.mark.parametrize("level", ["2%", "5%"])
+def test_object_noise_is_another_model_and_keeps_the_promises(level: str) -> None:
+    played = game_stream(3, "grey", 2, object_noise.LEVELS[level])
+    assert played.game.is_over()
+    first_frames: dict[int, list[dict]] = {}
+    for line, shown in zip(played.lines[1:], played.shown[1:], strict=True):
+        if "observation" in line:
+            first_frames.setdefault(shown, []).append(line["observation"])
+    for frames in first_frames.values():
+        assert len(frames) >= 3
+        # The first 3 frames of every still state show every board and disc.
+        assert all(len(f["boards"]) == 3 and len(f["factories"]) == 7 for f in frames[:3])
+        assert not any(f["occluded"] for f in frames)
+    # Its misreads last the whole still state, object by object.
+    game = Game(3)
+    game.push(game.draw_refill(random.Random(1)))
+    true = table_observation(game, seed_layout=1)
+    model = object_noise.ObjectNoise(rate=0.3, lasting=1.0, bleed=0.0)
+    frames = model.still(true, None, random.Random(4))
+    tiles = [[sorted(f["tiles"]) for f in frame["factories"]] for frame in frames[:3]]
+    assert tiles[0] == tiles[1] == tiles[2]
+    assert tiles[0] != [sorted(f["tiles"]) for f in true["factories"]]

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from companion.rules.azul import CENTER, FLOOR, Game, Refill, Take
+from companion.rules.azul import CENTER, COLORS, FLOOR, Game, Refill, Take
 from companion.rules.azul_record import Record, apply_event, replay
 from companion.sim.noise import LEVELS, game_stream
 from companion.sim.table import random_layout, still_states, table_observation
@@ -219,7 +219,6 @@ def test_tiles_left_behind_are_reported() -> None:
     game.push(move)
     obs = table_observation(game, layout=layout)
     # One tile of the colour stays on the factory and is missing from the floor.
-    from companion.rules.azul import COLORS
     obs["factories"][move.source - 1]["tiles"] = [COLORS[move.color]]
     floor = obs["boards"][0]["floor"]
     last = max(i for i, v in enumerate(floor) if v is not None)
@@ -288,3 +287,111 @@ def test_noisy_games_end_with_the_true_scores(seed: int) -> None:
         if "observation" in line:
             answer(tracker.observe(line["observation"]))
     assert [b.score for b in tracker.game.boards] == [b.score for b in played.game.boards]
+
+
+def misread_refill_start(seed: int = 1, ask_refills: bool = True):
+    """A tracker that accepted a misread (but possible) refill: one tile of the factory with
+    most of one colour read as another colour while the refill was on view."""
+    layout = random_layout(2, random.Random(seed))
+    game = Game(2)
+    sink = Sink()
+    tracker = Tracker(Record(["Ann", "Bo"]), sink, ask_refills=ask_refills)
+    show(tracker, table_observation(game, layout=layout))
+    game.push(game.draw_refill(random.Random(seed)))
+    number, color = max(((n, c) for n, f in enumerate(game.factories) for c in f),
+                        key=lambda nc: game.factories[nc[0]][nc[1]])
+    other = next(c for c in range(5) if c not in game.factories[number])
+    obs = table_observation(game, layout=layout)
+    tiles = obs["factories"][number]["tiles"]
+    tiles[tiles.index(COLORS[color])] = COLORS[other]
+    results = show(tracker, obs)
+    accepted = [r for r in results if isinstance(r, Accepted)]
+    assert len(accepted) == 1 and accepted[0].event.factories[number].count(color) == \
+        game.factories[number][color] - 1
+    return tracker, game, layout, sink, number, color
+
+
+def true_events(tracker: Tracker, game: Game) -> None:
+    """The tracker's record replays to ``game`` and its sink holds the same events."""
+    assert tracker.game == game
+    assert tracker.sink.events == tracker.record.to_json()["events"]
+
+
+def test_a_misread_refill_is_corrected_by_the_take_that_empties_the_factory() -> None:
+    tracker, game, layout, _sink, number, color = misread_refill_start()
+    count = game.factories[number][color]
+    move = Take(number + 1, color, count)  # exactly fills the line: the count shows on the board
+    game.push(move)
+    results = show(tracker, table_observation(game, layout=layout))
+    accepted = [r for r in results if isinstance(r, Accepted)]
+    assert [a.revised for a in accepted] == [True, False]
+    assert accepted[1] == Accepted(move, 0, True)
+    assert tracker.revised == 1
+    true_events(tracker, game)
+
+
+def test_an_untouched_factory_seen_otherwise_in_later_states_corrects_the_refill() -> None:
+    tracker, game, layout, _sink, number, _color = misread_refill_start(seed=2)
+    for _turn in range(3):
+        move = next(m for m in game.generate_legal_moves()
+                    if m.source not in (CENTER, number + 1) and m.line == FLOOR)
+        game.push(move)
+        show(tracker, table_observation(game, layout=layout))
+    assert tracker.revised == 1
+    assert len(tracker.record.events) == 4
+    true_events(tracker, game)
+
+
+def test_offline_a_refill_is_never_asked_about() -> None:
+    layout = random_layout(2, random.Random(1))
+    game = Game(2)
+    game.bag = [2, 20, 20, 20, 20]
+    refill = Refill(((0, 0, 1, 1), (2, 2, 3, 3), (4, 4, 1, 2), (3, 3, 4, 4), (1, 2, 3, 4)))
+    shown = game.copy()
+    shown.push(refill)
+    obs = table_observation(shown, layout=layout)
+    obs["factories"][4]["tiles"][0] = "blue"  # impossible: 3 blue, the bag has 2
+    for ask, asked in ((True, True), (False, False)):
+        tracker = Tracker(Record(["Ann", "Bo"]), ask_refills=ask)
+        tracker.game = game.copy()
+        show(tracker, table_observation(game, layout=layout))
+        results = show(tracker, obs, 4)
+        assert any(isinstance(r, Prompt) for r in results) is asked
+        if not ask:
+            # The nearest possible draw is taken, to be corrected by the round's evidence.
+            (accepted,) = [r for r in results if isinstance(r, Accepted)]
+            assert accepted.auto and tracker.game.phase == "drafting" and tracker.prompt is None
+
+
+def test_a_factory_never_read_in_full_does_not_stall_the_round() -> None:
+    layout = random_layout(2, random.Random(5))
+    game = Game(2)
+    tracker = Tracker(Record(["Ann", "Bo"]), Sink())
+    show(tracker, table_observation(game, layout=layout))
+    game.push(game.draw_refill(random.Random(5)))
+    obs = table_observation(game, layout=layout)
+    obs["factories"][1]["tiles"].pop()  # one tile missed in every frame of the refill
+    results = show(tracker, obs, 12)
+    assert not any(isinstance(r, Accepted) for r in results)  # waiting for a full reading...
+    results = show(tracker, obs, 20)
+    assert any(isinstance(r, Accepted) for r in results)  # ... but not for ever
+    assert tracker.game.phase == "drafting"
+    # The first take from that factory shows what it held: the refill is corrected.
+    color = max(game.factories[1], key=lambda c: game.factories[1][c])
+    move = Take(2, color, FLOOR)
+    game.push(move)
+    show(tracker, table_observation(game, layout=layout), 4)
+    assert tracker.game == game
+
+
+def test_a_table_nothing_fits_is_reported_as_stalled_and_then_followed_again() -> None:
+    tracker, game, layout, _sink = started()
+    other = game.copy()
+    other.turn = 1
+    other.push(next(m for m in other.generate_legal_moves() if m.line != FLOOR and m.source != CENTER))
+    results = show(tracker, table_observation(other, layout=layout), 50)
+    assert "stalled" in [r.code for r in results if isinstance(r, Warning)]
+    move = next(m for m in game.generate_legal_moves() if m.line != FLOOR)
+    game.push(move)
+    results = show(tracker, table_observation(game, layout=layout))
+    assert Accepted(move, 0, True) in results and tracker.warnings == ()

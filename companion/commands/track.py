@@ -114,7 +114,8 @@ def track(lines: list[str], out: Path) -> tuple[Tracker, dict]:
                 raise StreamError(number, _("the stream must start with a setup line"))
             record = _setup(number, body)
             header = {key: value for key, value in record.to_json().items() if key != "events"}
-            tracker = Tracker(record, RecordFile(out, header))
+            # Nobody can answer a question about a refill in a stream: the round's evidence must.
+            tracker = Tracker(record, RecordFile(out, header), ask_refills=False)
             continue
         if kind == "setup":
             raise StreamError(number, _("a second setup line"))
@@ -131,7 +132,7 @@ def track(lines: list[str], out: Path) -> tuple[Tracker, dict]:
                     "players": tracker.record.players, "events": [body]})
             except RecordError as error:
                 raise StreamError(number, _("bad answer: {reason}").format(reason=error.message)) from None
-            tracker.answer(parsed.events[0])
+            tracker.answer(parsed.events[0], parsed.movers[0])
     if tracker is None:
         raise StreamError(1, _("the stream is empty: it must start with a setup line"))
     summary = azul_record.summary(tracker.game)

@@ -1,15 +1,23 @@
 """A noisy camera: turns true observations into what a real recogniser would report.
 
-The model (:class:`NoiseModel`) misreads tiles and places (colours a camera confuses
-more often), leaves some unread (``"unknown"``, count ``null``), keeps some misreads
-for as long as the table stays still (glare), lets hands cover the table between
-still states (occluded frames), drops frames, jitters positions and confidences,
-lays the refill out factory by factory, and sometimes misreads one refill tile for as
-long as the refill is on view. Every still state is still seen in at least 3
-consecutive non-occluded frames, as observation.md promises.
+Two structurally different models share one protocol (:class:`Camera`: the frames of
+one still state, given the true observation and the one before it), so a tracker tuned
+on one can be checked on the other:
 
-:func:`game_stream` plays a whole game with bots and returns the offline tracking
-stream (``setup``, ``observation`` and ``answer`` lines) with the true record.
+- :class:`NoiseModel` (here) errs cell by cell: each tile or place is misread on its own,
+  mostly in the colour pairs real vision confuses (real-table.md: white and the
+  first-player marker, white and blue, red and yellow, black and blue in shadow),
+  left unread ("unknown", count ``null``), a share of misreads lasting as long as the
+  table stays still (glare); frames are dropped or duplicated, positions jitter, a board
+  or disc is now and then missed for a frame, a hand covers part of the table between
+  still states (occluded frames) or, unflagged, a board for a frame; the refill is laid
+  out factory by factory and one refill tile may be misread while it is on view;
+- :class:`companion.sim.object_noise.ObjectNoise` errs object by object (see there).
+
+Every still state is still seen in at least 3 consecutive non-occluded frames, as
+observation.md promises. :func:`game_stream` plays a whole game with bots and returns
+the offline tracking stream (``setup``, ``observation`` and ``answer`` lines) with the
+true record.
 """
 
 from __future__ import annotations
@@ -18,16 +26,26 @@ import copy
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Protocol
 
 from companion.bots import GreedyBot
 from companion.rules.azul import COLORS, OVER, REFILL, Game, Place, Refill, Take
 from companion.rules.azul_record import Record, apply_event, event_to_json
 from companion.sim.table import SeatLayout, partly_filled, random_layout, still_states, table_observation
 
-# Colours a camera mixes up (real-table.md): a misread picks the partner more often.
-_CONFUSED = {"red": ("yellow",), "yellow": ("red",), "white": ("blue", "marker"),
-             "blue": ("white", "black"), "black": ("blue",), "marker": ("white",)}
+# Colours a camera mixes up (real-table.md), with how much likelier each partner is.
+CONFUSED = {"red": {"yellow": 6}, "yellow": {"red": 6}, "white": {"blue": 4, "marker": 5},
+            "blue": {"white": 4, "black": 3}, "black": {"blue": 3}, "marker": {"white": 6}}
 MAX_ROUNDS = 30
+
+
+class Camera(Protocol):
+    """An observation model: the frames a recogniser reports while the table stays still."""
+
+    partial_refill: float  # chance the factories are seen half filled before a refill
+    refill_misread: float  # chance per round that one refill tile is misread while on view
+
+    def still(self, true: dict, previous: dict | None, rng: random.Random) -> list[dict]: ...
 
 
 @dataclass(frozen=True)
@@ -38,10 +56,16 @@ class NoiseModel:
     sticky: float = 0.1  # share of the misreads that last as long as the table stays still
     hand: float = 0.4  # chance a hand covers the table (occluded frames) before a still state
     drop: float = 0.3  # chance each frame beyond the first 3 of a still state is dropped
+    duplicate: float = 0.05  # chance a frame is delivered twice
+    missed: float = 0.01  # chance a board or disc is missing from a frame
+    unflagged_hand: float = 0.03  # chance a frame beyond the first 3 has a board under a hand, unflagged
     refill_misread: float = 0.1  # chance per round that one refill tile is misread while on view
     partial_refill: float = 0.3  # chance the factories are seen half filled before the refill
     jitter: float = 4.0  # pixels of position noise
     frames: tuple[int, int] = (3, 6)  # frames a still state stays on view
+
+    def still(self, true: dict, previous: dict | None, rng: random.Random) -> list[dict]:
+        return list(still_frames(true, self, rng))
 
 
 LEVELS = {
@@ -51,15 +75,24 @@ LEVELS = {
 }
 
 
+def confused_with(name: str, rng: random.Random, marker: bool = False) -> str:
+    """A colour ``name`` is misread as: a confusable partner most of the time."""
+    weights = {c: 1.0 for c in COLORS if c != name}
+    for partner, weight in CONFUSED.get(name, {}).items():
+        if partner != "marker" or marker:
+            weights[partner] = float(weight)
+    if name == "marker":
+        weights = {"white": 6.0, "blue": 1.0}
+    names = list(weights)
+    return rng.choices(names, [weights[n] for n in names])[0]
+
+
 def _misread(name: str | None, rng: random.Random, marker: bool = False) -> str | None:
     if name is None:
         return rng.choice(COLORS)  # a printed cell or a shadow read as a tile
-    partners = [p for p in _CONFUSED.get(name, ()) if marker or p != "marker"]
-    if partners and rng.random() < 0.6:
-        return rng.choice(partners)
     if rng.random() < 0.15:
         return None  # a tile missed
-    return rng.choice([c for c in COLORS if c != name])
+    return confused_with(name, rng, marker)
 
 
 class _Reader:
@@ -134,15 +167,28 @@ class _Reader:
         self.center(obs["center"])
 
 
-def noisy_frame(true: dict, model: NoiseModel, rng: random.Random, state_seed: int) -> dict:
-    """One frame of a still table: lasting misreads (seeded by the state) and passing ones."""
+def noisy_frame(true: dict, model: NoiseModel, rng: random.Random, state_seed: int,
+                extras: bool = False) -> dict:
+    """One frame of a still table: lasting misreads (seeded by the state) and passing ones.
+
+    ``extras`` allows the rarer glitches (a missed board or disc, a board under a hand).
+    """
     obs = copy.deepcopy(true)
     _Reader(model, random.Random(state_seed), model.misread * model.sticky, False).observation(obs)
     _Reader(model, rng, model.misread * (1 - model.sticky), True).observation(obs)
     for part in (*obs["boards"], *obs["factories"]):
-        part["center"] = [part["center"][0] + rng.gauss(0, model.jitter),
-                          part["center"][1] + rng.gauss(0, model.jitter)]
+        # Now and then the detector finds an object's centre a good way off.
+        spread = model.jitter * (5 if rng.random() < 0.02 else 1)
+        part["center"] = [part["center"][0] + rng.gauss(0, spread),
+                          part["center"][1] + rng.gauss(0, spread)]
         part["confidence"] = round(rng.uniform(0.8, 1.0), 3)
+    if extras:
+        if obs["boards"] and rng.random() < model.unflagged_hand:
+            board = rng.choice(obs["boards"])
+            board["lines"] = [{"color": "unknown", "count": None} for _k in range(5)]
+            board["floor"] = ["unknown"] * len(board["floor"])
+        obs["boards"] = [b for b in obs["boards"] if rng.random() >= model.missed]
+        obs["factories"] = [f for f in obs["factories"] if rng.random() >= model.missed]
     rng.shuffle(obs["boards"])
     rng.shuffle(obs["factories"])
     return obs
@@ -169,8 +215,12 @@ def still_frames(true: dict, model: NoiseModel, rng: random.Random) -> Iterator[
     state_seed = rng.randrange(1 << 30)
     count = rng.randint(*model.frames)
     kept = 3 + sum(1 for _i in range(count - 3) if rng.random() >= model.drop)
-    for _i in range(kept):
-        yield noisy_frame(true, model, rng, state_seed)
+    for i in range(kept):
+        # The first 3 frames show every object, as observation.md promises; later ones may not.
+        frame = noisy_frame(true, model, rng, state_seed, extras=i >= 3)
+        yield frame
+        if rng.random() < model.duplicate:
+            yield copy.deepcopy(frame)
 
 
 def _misread_refill(true: dict, rng: random.Random) -> dict:
@@ -180,7 +230,7 @@ def _misread_refill(true: dict, rng: random.Random) -> dict:
         factory = rng.choice(full)
         k = rng.randrange(len(factory["tiles"]))
         name = factory["tiles"][k]
-        factory["tiles"][k] = rng.choice([c for c in COLORS if c != name])
+        factory["tiles"][k] = confused_with(name, rng)
     return obs
 
 
@@ -195,7 +245,7 @@ class Played:
     layout: SeatLayout
 
 
-def game_stream(players: int, variant: str, seed: int, model: NoiseModel | None = None) -> Played:
+def game_stream(players: int, variant: str, seed: int, model: Camera | None = None) -> Played:
     """Bots play a whole game; a noisy camera watches. ``model`` None gives perfect frames."""
     rng = random.Random(seed)
     names = ["Ann", "Bo", "Cy", "Di"][:players]
@@ -206,6 +256,8 @@ def game_stream(players: int, variant: str, seed: int, model: NoiseModel | None 
     lines: list[dict] = [{"setup": {"game": "azul", "variant": variant, "players": names}}]
     shown: list[int] = [0]
 
+    previous: list[dict | None] = [None]
+
     def show(state: Game, done: bool = True, misread_refill: bool = False) -> None:
         true = table_observation(state, layout=layout)
         if misread_refill:
@@ -213,7 +265,8 @@ def game_stream(players: int, variant: str, seed: int, model: NoiseModel | None 
         if model is None:
             lines.extend({"observation": true} for _i in range(3))
         else:
-            lines.extend({"observation": frame} for frame in still_frames(true, model, rng))
+            lines.extend({"observation": frame} for frame in model.still(true, previous[0], rng))
+        previous[0] = true
         shown.extend([len(record.events) + done] * (len(lines) - len(shown)))
 
     show(game, done=False)

@@ -46,8 +46,28 @@ class SeatLayout:
     factories: tuple[tuple[float, float], ...]
 
 
+LEVEL = 12.0  # pixels: a disc or board this close to level with the lowest is redrawn
+
+
 def random_layout(players: int, rng: random.Random) -> SeatLayout:
-    """A table as a camera may see it, numbered by observation.md's rules."""
+    """A table as a camera may see it, numbered by observation.md's rules.
+
+    Tables where the lowest two discs (or boards) lie almost level are not drawn: there
+    observation.md's numbering depends on a pixel, and no tracker can be judged by it.
+    """
+    while True:
+        layout = _draw_layout(players, rng)
+        if _clear_lowest([y for _x, y in layout.factories]) and \
+                _clear_lowest([y for _x, y, _r in layout.boards]):
+            return layout
+
+
+def _clear_lowest(ys: list[float]) -> bool:
+    lowest, second = sorted(ys, reverse=True)[:2]
+    return lowest - second >= LEVEL
+
+
+def _draw_layout(players: int, rng: random.Random) -> SeatLayout:
     width, height = rng.choice(IMAGE_SIZES)
     scale = min(width, height)
     middle = (width / 2 + rng.uniform(-0.05, 0.05) * width, height / 2 + rng.uniform(-0.05, 0.05) * height)
@@ -125,11 +145,7 @@ def still_states(game: Game, event: Event) -> list[Game]:
     if isinstance(event, Take):
         source = game.center if event.source == CENTER else game.factories[event.source - 1]
         if game.on_table == source[event.color] and after.phase != "tiling":
-            before = game.copy()
-            before.on_table += 1  # one phantom tile keeps the round open: the walls untiled
-            before.push(event)
-            before.on_table -= 1
-            return [before, after]
+            return [game.preview(event), after]
         return [after]
     if isinstance(event, Place) and after.round_scores != game.round_scores:
         # The last placement of the round: floors are cleared only afterwards.

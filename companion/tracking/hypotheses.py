@@ -11,9 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from companion.rules.azul import CENTER, FLOOR, Game, Refill, Take
-from companion.rules.azul_record import apply_event
-from companion.rules.errors import RulesError
+from companion.rules.azul import CENTER, FLOOR, Game, Take
 from companion.tracking.tables import Table, after_take, board_of, put_tiles
 
 SEQUENCE = "sequence"
@@ -22,7 +20,6 @@ WRONG_LINE_COLOR = "wrong-line-color"
 ROW_HAS_COLOR = "row-has-color"
 LINE_FULL = "line-full"
 LEFT_BEHIND = "tiles-left-behind"
-MISREAD_REFILL = "misread-refill"
 
 
 @dataclass(frozen=True)
@@ -33,7 +30,6 @@ class Hypothesis:
     where: dict = field(default_factory=dict)
     seat: int = 0
     color: int = 0
-    refill: Refill | None = None  # MISREAD_REFILL: the draw that was really laid out
 
 
 def sequences(game: Game, first: Take) -> list[Hypothesis]:
@@ -135,38 +131,4 @@ def left_behind(game: Game) -> list[Hypothesis]:
             found.append(Hypothesis(LEFT_BEHIND, table._replace(
                 boards=tuple(boards), center=(tuple(center_counts), table.center[1])),
                 (move,), where, seat, move.color))
-    return found
-
-
-def misread_refill(before: Game, refill: Refill, played: list, game: Game, number: int) -> list[Hypothesis]:
-    """Factory ``number`` (0-based) held one tile other than the refill said, and was just taken from.
-
-    ``before`` is the state the refill was drawn from, ``played`` the (event, player) pairs
-    since. Every recolouring of one of its tiles that leaves a possible draw is tried.
-    """
-    found = []
-    tiles = list(refill.factories[number])
-    seen: set[tuple[int, ...]] = set()
-    for k, old in enumerate(tiles):
-        for new in range(5):
-            if new == old:
-                continue
-            changed = tuple(sorted([*tiles[:k], new, *tiles[k + 1:]]))
-            if changed in seen:
-                continue
-            seen.add(changed)
-            factories = list(refill.factories)
-            factories[number] = changed
-            option = Refill(tuple(factories))
-            trial = before.copy()
-            try:
-                apply_event(trial, option)
-                for event, player in played:
-                    apply_event(trial, event, player)
-            except RulesError:
-                continue
-            for move in trial.generate_legal_moves():
-                if isinstance(move, Take) and move.source == number + 1:
-                    found.append(Hypothesis(MISREAD_REFILL, after_take(trial, move), (move,),
-                                            {"factory": number + 1}, trial.turn, move.color, option))
     return found

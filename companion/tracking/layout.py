@@ -2,9 +2,10 @@
 
 Seat 0 is the board nearest the bottom edge of the image; the others follow clockwise
 as seen from above. Factory 1 is the disc nearest the bottom edge; the others follow
-clockwise round the middle of the factory circle. The numbers are fixed the first time
-every board (every disc) is in view, then each reading goes to the nearest known place,
-so a number stays with its disc while the disc stays put.
+clockwise round the middle of the factory circle. The numbers are set the first time
+every board (every disc) is in view and settle over the next few such frames (their
+median places); each reading goes to the nearest known place, so a number stays with its
+disc while the disc stays put.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import TypeVar
 from companion.tracking.frame import BoardReading, FactoryReading, Frame
 
 T = TypeVar("T", BoardReading, FactoryReading)
+SETTLE = 9  # full frames the places are settled over before the numbering is fixed
 
 
 def clockwise_order(points: Sequence[tuple[float, float]], middle: tuple[float, float]) -> list[int]:
@@ -55,19 +57,69 @@ def _match(known: list[tuple[float, float]], readings: Sequence[T]) -> list[T | 
     return out
 
 
+class _Places:
+    """Where the objects of one kind lie, numbered; settled over the first full frames.
+
+    A single frame's centres jitter: two discs almost level with the bottom edge could
+    swap the numbering. The places are the median of the first ``SETTLE`` frames that
+    show every object (a far-off detection does not move a median), and the numbering
+    follows them.
+    """
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+        self.places: list[tuple[float, float]] | None = None
+        self._samples: list[list[tuple[float, float]]] = []
+
+    def assign(self, readings: Sequence[T], middle: tuple[float, float] | None) -> list[T | None]:
+        if self.places is None:
+            if len(readings) != self.count:
+                return [None] * self.count
+            points = [r.center for r in readings]
+            order = clockwise_order(points, middle or _mean(points))
+            self.places = [points[i] for i in order]
+            self._samples = [[p] for p in self.places]
+            return [readings[i] for i in order]
+        matched = _match(self.places, readings)
+        if len(self._samples[0]) < SETTLE and len(readings) == self.count:
+            for samples, reading in zip(self._samples, matched, strict=True):
+                samples.append(reading.center)  # type: ignore[union-attr]
+            medians = [(_median([x for x, _y in samples]), _median([y for _x, y in samples]))
+                       for samples in self._samples]
+            order = clockwise_order(medians, middle or _mean(medians))
+            self.places = [medians[i] for i in order]
+            self._samples = [self._samples[i] for i in order]
+            matched = [matched[i] for i in order]
+        return matched
+
+
+def _median(values: list[float]) -> float:
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+
+
 class TableLayout:
     """Seat and factory numbering for one table, learnt from the frames."""
 
     def __init__(self, players: int, factories: int) -> None:
         self.players = players
         self.factories = factories
-        self.seat_places: list[tuple[float, float]] | None = None
-        self.factory_places: list[tuple[float, float]] | None = None
+        self._seats = _Places(players)
+        self._discs = _Places(factories)
+
+    @property
+    def seat_places(self) -> list[tuple[float, float]] | None:
+        return self._seats.places
+
+    @property
+    def factory_places(self) -> list[tuple[float, float]] | None:
+        return self._discs.places
 
     def assign(self, frame: Frame) -> tuple[list[BoardReading | None], list[FactoryReading | None]]:
         """The frame's boards in seat order and its discs in factory order (None: not seen)."""
-        factories = self._assign_factories(frame.factories)
-        boards = self._assign_boards(frame)
+        factories = self._discs.assign(frame.factories, None)
+        boards = self._seats.assign(frame.boards, self._middle(frame))
         return boards, factories
 
     def _middle(self, frame: Frame) -> tuple[float, float]:
@@ -78,23 +130,3 @@ class TableLayout:
         if frame.size is not None:
             return frame.size[0] / 2, frame.size[1] / 2
         return _mean([b.center for b in frame.boards])
-
-    def _assign_boards(self, frame: Frame) -> list[BoardReading | None]:
-        boards = frame.boards
-        if self.seat_places is None:
-            if len(boards) != self.players:
-                return [None] * self.players
-            order = clockwise_order([b.center for b in boards], self._middle(frame))
-            self.seat_places = [boards[i].center for i in order]
-            return [boards[i] for i in order]
-        return _match(self.seat_places, boards)
-
-    def _assign_factories(self, discs: Sequence[FactoryReading]) -> list[FactoryReading | None]:
-        if self.factory_places is None:
-            if len(discs) != self.factories:
-                return [None] * self.factories
-            points = [d.center for d in discs]
-            order = clockwise_order(points, _mean(points))
-            self.factory_places = [points[i] for i in order]
-            return [discs[i] for i in order]
-        return _match(self.factory_places, discs)

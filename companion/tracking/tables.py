@@ -16,7 +16,6 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from companion.rules.azul import (
-    CENTER,
     FLOOR,
     FLOOR_PLACES,
     MARKER,
@@ -62,21 +61,17 @@ def with_floor_cleared(board: Board) -> Board:
 
 def after_take(game: Game, move: Take) -> Table:
     """The table once ``move`` is made: before and after the wall-tiling it may end the round."""
-    source = game.center if move.source == CENTER else game.factories[move.source - 1]
-    before = game.copy()
-    if game.on_table == source[move.color]:
-        # The engine tiles the walls the moment drafting ends; the table shows the boards
-        # before that for a while. One phantom tile left on the table keeps the round open.
-        before.on_table += 1
-        before.push_unchecked(move)
-        after = game.copy()
-        after.push_unchecked(move)
-        boards = tuple((board_of(b), board_of(a)) if board_of(b) != board_of(a) else (board_of(b),)
-                       for b, a in zip(before.boards, after.boards, strict=True))
-        return Table(boards, tuple(counts_of(f) for f in before.factories),
-                     (counts_of(before.center), before.center_marker))
-    before.push_unchecked(move)
-    return table_of(before)
+    before = game.preview(move)
+    if before.on_table:
+        return table_of(before)
+    # The engine tiles the walls the moment drafting ends; the table shows the boards
+    # before that for a while, then after.
+    after = game.copy()
+    after.push_unchecked(move)
+    boards = tuple((board_of(b), board_of(a)) if board_of(b) != board_of(a) else (board_of(b),)
+                   for b, a in zip(before.boards, after.boards, strict=True))
+    return Table(boards, tuple(counts_of(f) for f in before.factories),
+                 (counts_of(before.center), before.center_marker))
 
 
 def tiling_table(game: Game) -> Table:

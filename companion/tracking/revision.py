@@ -1,0 +1,125 @@
+"""Correcting a round's refill from what the takes showed.
+
+When a take empties factory f, the tiles that reached the taker's pattern line and
+floor, plus the tiles that went to the centre, ARE f's contents. :func:`implied_contents`
+reads them off a view for a take of a given colour to a given line; when they differ
+from the accepted refill by a tile or two and still make a possible draw, the take
+"with factory f corrected" is ranked beside the plain takes, at a cost
+(:func:`correction_cost`) that grows with the still states that showed f as accepted.
+"""
+
+from __future__ import annotations
+
+from companion.rules.azul import FLOOR, FLOOR_PLACES, Game, Refill
+from companion.rules.azul_record import Record, apply_event, replay
+from companion.rules.errors import RulesError
+from companion.tracking.consensus import View
+from companion.tracking.evidence import Counts
+from companion.tracking.refills import is_possible, with_factories
+
+Changes = tuple[tuple[int, Counts], ...]  # (0-based factory, what it really held)
+
+CORRECTION = 0.5  # what correcting a factory costs when the refill view was all that showed it
+PER_VOTE = 0.75  # ... and for each still state more that showed it as accepted
+
+
+def compensations(accepted: Counts, corrected: Counts, other: Counts) -> Counts | None:
+    """``other`` with the opposite recolouring of ``accepted`` -> ``corrected`` (one tile), if it can.
+
+    When the bag ran out exactly, a draw's colour totals are fixed: a factory misread one
+    way goes with another misread the other way.
+    """
+    plus = [c for c in range(5) if corrected[c] > accepted[c]]
+    minus = [c for c in range(5) if corrected[c] < accepted[c]]
+    if recolourings(accepted, corrected) != 1 or not other[plus[0]]:
+        return None
+    return tuple(n - (c == plus[0]) + (c == minus[0]) for c, n in enumerate(other))
+
+
+def counts_of(pile: dict[int, int]) -> Counts:
+    return tuple(pile.get(c, 0) for c in range(5))
+
+
+def recolourings(a: Counts, b: Counts) -> int:
+    """How many tiles of ``a`` must change colour to give ``b`` (same number of tiles)."""
+    return sum(max(0, x - y) for x, y in zip(a, b, strict=True))
+
+
+def center_gain(view: View, game: Game) -> Counts | None:
+    """Tiles the view shows in the centre beyond what the engine has there (None: not read)."""
+    seen = view.center
+    if seen is None or seen.counts is None or seen.unknown:
+        return None
+    return tuple(max(0, seen.counts[c] - game.center.get(c, 0)) for c in range(5))
+
+
+def taken_count(view: View, game: Game, color: int, line: int) -> int | None:
+    """Tiles of ``color`` the view shows newly on the mover's ``line`` and floor (None: not read)."""
+    seen = view.boards[game.turn]
+    if seen is None:
+        return None
+    board = game.boards[game.turn]
+    count = 0
+    if line != FLOOR:
+        seen_color, seen_count = seen.lines[line - 1]
+        if seen_count is None or seen_color not in (color, None):
+            return None
+        count += seen_count - board.line_counts[line - 1]
+        if count < 0:
+            return None
+    for place in range(len(board.floor), FLOOR_PLACES):
+        cell = seen.floor[place]
+        if cell is None:
+            return None
+        if cell == color:
+            count += 1
+    return count
+
+
+def implied_contents(view: View, game: Game, gain: Counts | None, color: int, line: int, *,
+                     accepted: Counts) -> Counts | None:
+    """What a factory held, if the mover took ``color`` from it to ``line`` and the view is right.
+
+    ``accepted`` is what the refill says it held: when the mover's board is not read, the
+    centre alone still tells the other colours.
+    """
+    if gain is None or gain[color]:
+        return None
+    taken = taken_count(view, game, color, line)
+    if taken is None:
+        taken = accepted[color]
+    if not taken:
+        return None
+    return tuple(taken if c == color else gain[c] for c in range(5))
+
+
+def correction_cost(tally: dict[Counts, float], accepted: Counts, corrected: Counts) -> float:
+    """The cost of believing ``corrected`` over ``accepted``, given the votes of the still states."""
+    shown = tally.get(accepted, 0.0) - tally.get(corrected, 0.0)
+    return max(0.25, CORRECTION + PER_VOTE * (shown - 1.0)) * recolourings(accepted, corrected)
+
+
+def corrected_game(before: Game, record: Record, index: int,
+                   changes: Changes) -> tuple[Game, Refill] | None:
+    """The game with refill event ``index`` corrected by ``changes`` ((factory, counts) pairs), played on.
+
+    ``before`` is the state the refill was drawn from. None when that is no possible draw
+    or an event after it no longer fits.
+    """
+    refill = record.events[index]
+    assert isinstance(refill, Refill)
+    revised = with_factories(refill, changes)
+    if not is_possible(before, revised):
+        return None
+    game = before.copy()
+    try:
+        apply_event(game, revised)
+        for event, player in zip(record.events[index + 1:], record.movers[index + 1:], strict=True):
+            apply_event(game, event, player)
+    except RulesError:
+        return None
+    return game, revised
+
+
+def state_before(record: Record, index: int) -> Game:
+    return replay(Record(list(record.players), record.variant, record.events[:index], record.movers[:index]))
