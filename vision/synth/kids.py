@@ -36,7 +36,7 @@ from .compose import ShadowLayer, blend_layer, draw_sprite, pose_matrix, sprite_
 from .conditions import Conditions
 from .designs import bgr
 from .layout import BoardPlacement, Layout
-from .photo import apply_light, blur, colour_gain, finish, light_field, sensor_noise
+from .photo import photograph
 from .render import _MAT_BGR, _draw_hand, _glare_spot, _hand_pose, _light_vector
 from .solids import box_sides, solid_of_revolution
 from .sprites import Sprite, make_sprite, rounded_rect_alpha, smooth_noise
@@ -633,19 +633,7 @@ def render_kids_table(
     cv2.fillConvexPoly(play, cv2.convexHull(np.round(cam.project(ext)).astype(np.int32)), 255)
     play_covered = bool(cv2.countNonZero(cv2.bitwise_and(play, occluder)))
 
-    lighting = light_field(
-        cam,
-        rng,
-        exposure=cond.exposure,
-        gradient=cond.gradient,
-        vignette=cond.vignette,
-        light_azimuth_deg=cond.light_azimuth_deg,
-    )
-    apply_light(frame, lighting, colour_gain(cond.kelvin))
-    size_scale = w / 1920
-    frame = blur(frame, cond.defocus_px * size_scale, cond.motion_blur_px * size_scale, cond.motion_angle_deg)
-    sensor_noise(frame, cond.noise, rng)
-    image = finish(frame, cond.jpeg_quality)
+    image = photograph(frame, cam, cond, rng)
     truth = _truth(content, layout, cam, tiles, occluder=occluder, play_covered=play_covered, scale=scale)
     return image, truth
 
@@ -893,17 +881,5 @@ def render_board_photo(
         pose_matrix(placement.x, placement.y, placement.rotation_deg),
         cam.px_per_mm(ext),
     )
-    lighting = light_field(
-        cam,
-        rng,
-        exposure=cond.exposure,
-        gradient=cond.gradient,
-        vignette=cond.vignette,
-        light_azimuth_deg=cond.light_azimuth_deg,
-    )
-    apply_light(frame, lighting, colour_gain(cond.kelvin))
-    scale = cond.width / 1920
-    frame = blur(frame, cond.defocus_px * scale, cond.motion_blur_px * scale, cond.motion_angle_deg)
-    sensor_noise(frame, cond.noise, rng)
     corners = cam.project(np.column_stack([footprint, np.full(4, BOARD_THICKNESS_MM)]))
-    return finish(frame, cond.jpeg_quality), corners
+    return photograph(frame, cam, cond, rng), corners

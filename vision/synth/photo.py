@@ -4,6 +4,7 @@ blur, sensor noise and JPEG compression."""
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import cv2
 import numpy as np
@@ -235,3 +236,14 @@ def develop(
     out = np.empty(frame.shape, np.uint8)
     _add_noise_and_quantise(frame, noise, rng, light=light, out=out)
     return _jpeg(out, jpeg_quality)
+
+
+def photograph(frame: np.ndarray, cam: Any, cond: Any, rng: np.random.Generator) -> np.ndarray:
+    """The camera stage every synthetic frame goes through: the light falling on the scene,
+    then develop() with blur scaled to the frame's width (the frame is used up)."""
+    field = light_field(cam, rng, exposure=cond.exposure, gradient=cond.gradient, vignette=cond.vignette,
+                        light_azimuth_deg=cond.light_azimuth_deg)
+    size_scale = frame.shape[1] / 1920
+    return develop(frame, field, colour_gain(cond.kelvin), defocus_px=cond.defocus_px * size_scale,
+                   motion_px=cond.motion_blur_px * size_scale, motion_angle_deg=cond.motion_angle_deg,
+                   noise=cond.noise, rng=rng, jpeg_quality=cond.jpeg_quality)

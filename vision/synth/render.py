@@ -26,7 +26,7 @@ from .factory import DISC_RADIUS_MM, DISC_THICKNESS_MM, disc_sprite
 from .factory import EDGE_BGR as DISC_EDGE_BGR
 from .hand import SKIN_RGB, SLEEVE_RGB, WRIST_TO_SPRITE_CENTRE_MM, hand_sprite
 from .layout import Layout, factory_positions, pile_positions
-from .photo import colour_gain, develop, light_field
+from .photo import photograph
 from .scene import TableContent
 from .solids import box_sides, solid_of_revolution
 from .table import draw_mat, draw_table
@@ -261,26 +261,7 @@ def render_table(
     )
     play_covered = bool(cv2.countNonZero(cv2.bitwise_and(play, occluder)))
 
-    field = light_field(
-        cam,
-        rng,
-        exposure=cond.exposure,
-        gradient=cond.gradient,
-        vignette=cond.vignette,
-        light_azimuth_deg=cond.light_azimuth_deg,
-    )
-    size_scale = w / 1920
-    image = develop(
-        frame,
-        field,
-        colour_gain(cond.kelvin),
-        defocus_px=cond.defocus_px * size_scale,
-        motion_px=cond.motion_blur_px * size_scale,
-        motion_angle_deg=cond.motion_angle_deg,
-        noise=cond.noise,
-        rng=rng,
-        jpeg_quality=cond.jpeg_quality,
-    )
+    image = photograph(frame, cam, cond, rng)
 
     middle = cam.project(np.array([[*layout.center, 0.0]]))[0]
     camera_info = {
