@@ -238,13 +238,20 @@ def test_demo_without_a_screen_writes_screenshots_and_says_where(tmp_path, monke
     assert len(list((tmp_path / "demo-frames").glob("frame-*.png"))) >= 3
 
 
-def test_without_a_display_sdl_offers_no_screen(monkeypatch):
+@pytest.mark.parametrize(("driver", "screen"), [("offscreen", False), ("dummy", False), ("x11", True),
+                                                ("kmsdrm", True), (None, False)])
+def test_a_screen_is_a_display_driver_sdl_found_itself(monkeypatch, driver, screen):
     from companion.commands.demo import has_screen
 
+    def init():
+        if driver is None:
+            raise pygame.error("no available video device")
+
     monkeypatch.delenv("SDL_VIDEODRIVER", raising=False)
-    monkeypatch.delenv("DISPLAY", raising=False)
-    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
-    assert has_screen() is False
+    monkeypatch.setattr(pygame.display, "init", init)
+    monkeypatch.setattr(pygame.display, "get_driver", lambda: driver)
+    monkeypatch.setattr(pygame.display, "quit", lambda: None)
+    assert has_screen() is screen
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
     assert has_screen() is True, "a driver the user chose is taken at its word"
 
