@@ -248,6 +248,19 @@ class Tracker:
             return []
         return self._confirm(event)
 
+    def enter(self, event: Event) -> list[Result]:
+        """What a person says happened, asked or not: the display's "none of these".
+
+        The event must be legal now (a take by the player to move, a grey-wall placement,
+        the round's refill); otherwise nothing changes and a warning says why.
+        """
+        try:
+            self._legal_copy(event)
+        except RulesError as error:
+            return self._set_warnings((Warning("refused", _(
+                "That cannot have happened here: {reason}").format(reason=error)),))
+        return self._confirm(event)
+
     # --- deciding --------------------------------------------------------------------
 
     def _settle(self) -> list[Result]:

@@ -41,10 +41,16 @@ class FakeTracker:
         self.ask = ask
         self.seen: list[dict] = []
         self.acted: list[str] = []
+        self.entered: list = []
         self.pending = None
 
     def observe(self, observation):
         self.seen.append(observation)
+        return []
+
+    def enter(self, event):
+        self.entered.append(event)
+        self.game.push(event)
         return []
 
     def act(self, action):
@@ -85,17 +91,65 @@ def test_demo_players_answer_the_trackers_question_with_the_true_move():
     assert fake.game == pipeline.game
 
 
-def test_demo_waits_for_a_tracker_behind_the_table_then_plays_on():
+def test_demo_waits_for_a_tracker_behind_the_table_then_tells_it_what_it_missed():
+    from companion.rules.azul_record import Record
+
     pipeline = DemoPipeline(SETTINGS, seed=3, stage=TrueTable(), patience=2)
-    pipeline.step()
     fake = FakeTracker(pipeline.game)  # never catches up by itself
+    fake.record = Record(["Ada", "Bo"])
     pipeline.reader = TrackerReader(fake)
-    turns = pipeline.turns
+    pipeline.step()  # the refill: not seen by the fake
     pipeline.step()
     pipeline.step()
-    assert pipeline.turns == turns  # two steps of looking again
+    assert pipeline.turns == 0 and fake.entered == []  # two steps of looking again
     pipeline.step()
-    assert pipeline.turns == turns + 1
+    assert fake.entered == [pipeline.history[0]], "then the players enter the refill by hand"
+    fake.record.append(fake.entered[0])
+    pipeline.step()
+    assert pipeline.turns == 1, "the tracker is in step: play goes on"
+
+
+def test_demo_players_enter_the_true_move_when_the_question_does_not_offer_it():
+    from companion.rules.azul_record import Record
+
+    pipeline = DemoPipeline(SETTINGS, seed=2, stage=TrueTable())
+    pipeline.step()  # the refill, read by the real tracker
+    fake = FakeTracker(pipeline.game)
+    fake.game = pipeline.game.copy()
+    fake.record = Record(["Ada", "Bo"])
+    fake.record.append(pipeline.history[0])
+    pipeline.reader = TrackerReader(fake)
+    pipeline.step()  # a take
+    truth = pipeline.truth
+    others = [m for m in fake.game.generate_legal_moves() if m != truth][:2]
+    fake.prompt = Prompt(tuple(others), 0, 0)
+    pipeline.step()
+    assert fake.acted == [] and fake.entered == [truth]
+    assert fake.game == pipeline.game
+
+
+def test_the_real_tracker_follows_a_move_entered_by_hand_and_its_record_keeps_the_mover():
+    from companion.rules.azul_record import Record
+    from companion.tracker import Tracker
+    from companion.ui.view import enter_command
+
+    truth = Game(2)
+    refill = truth.draw_refill(__import__("random").Random(4))
+    truth.push(refill)
+    tracker = Tracker(Record(["Ada", "Bo"]))
+    reader = TrackerReader(tracker)
+    reader.act(enter_command(refill))
+    move = next(iter(truth.generate_legal_moves()))
+    mover = truth.turn
+    truth.push(move)
+    reader.act(enter_command(move, mover))
+    assert tracker.game == truth
+    assert tracker.record.movers == [None, mover]
+    assert tracker.asked == 2 and tracker.auto == 0
+    illegal = Take(move.source, move.color, move.line)  # that factory is empty now
+    results = reader.act(enter_command(illegal, truth.turn))
+    assert tracker.game == truth, "a refused entry changes nothing"
+    assert [w.code for w in results] == ["refused"]
 
 
 def test_demo_players_undo_a_move_that_did_not_happen_but_leave_refills_to_the_tracker():
@@ -112,11 +166,13 @@ def test_demo_players_undo_a_move_that_did_not_happen_but_leave_refills_to_the_t
     tracker.record.events[0] = Refill(((2, 2, 2, 2),) * 5)  # misread: the tracker revises refills itself
     assert not pipeline._misled()
     tracker.record.events[0] = refill
+    pipeline.movers = [None, 0]
     tracker.record.append(Take(1, 1, 1), 0)  # a move that did not happen
     pipeline.step()
-    assert tracker.acted == ["undo"]
+    assert tracker.acted == ["undo"] and tracker.entered == []
     pipeline.step()  # the fake took nothing back: the tracker reads it wrong again
-    assert tracker.acted.count("undo") == 1, "once per event, then play goes on"
+    assert tracker.acted == ["undo", "undo"]
+    assert tracker.entered == [], "the record still holds the wrong move: nothing to enter after it"
 
 
 def test_true_table_and_real_tracker_play_a_whole_game():

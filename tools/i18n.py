@@ -49,6 +49,7 @@ DYNAMIC_CALLS = {
     "companion/explain.py": {"COLORS[color]"},
     "companion/tracker.py": {"COLORS[found.color]"},
     "companion/ui/view.py": {"COLORS[event.color]"},
+    "companion/ui/screens/entry.py": {"COLORS[color]"},
     # Kids tile colours and field shapes.
     "companion/kids_tracker.py": {"short", "value", "spot.shape", "SHAPE_OF[value]"},
     "companion/ui/kids/samples.py": {"picture.shapes[index]"},

@@ -112,20 +112,26 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _color(value: object, index: int) -> int:
+def _color(value: object, index: int | None) -> int:
     if value not in COLORS:
         raise RecordError(_("unknown colour {value!r}").format(value=value), index)
     return COLORS.index(value)  # type: ignore[arg-type]
 
 
-def _fields(body: object, keys: tuple[str, ...], kind: str, index: int) -> dict:
+def _fields(body: object, keys: tuple[str, ...], kind: str, index: int | None) -> dict:
     if not isinstance(body, dict) or set(body) != set(keys):
         raise RecordError(_("a {kind} event has exactly the keys {keys}").format(
             kind=kind, keys=", ".join(keys)), index)
     return body
 
 
-def _parse_event(item: object, index: int) -> tuple[Event, int | None]:
+def read_event(item: object) -> tuple[Event, int | None]:
+    """One event as the record writes it (the inverse of :func:`event_to_json`): the event
+    and, for a take, the seat that made it. Only the form is checked."""
+    return _parse_event(item, None)
+
+
+def _parse_event(item: object, index: int | None) -> tuple[Event, int | None]:
     if not isinstance(item, dict) or len(item) != 1:
         raise RecordError(_("an event is an object with exactly one key"), index)
     ((kind, body),) = item.items()

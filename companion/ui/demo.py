@@ -26,14 +26,14 @@ import numpy as np
 
 from companion.bots import GreedyBot
 from companion.results import FileResults, Results
-from companion.rules.azul import COLORS, FACTORIES, MARKER, OVER, REFILL, Event, Game, Refill
+from companion.rules.azul import COLORS, FACTORIES, MARKER, OVER, REFILL, Event, Game, Refill, Take
 from companion.rules.azul_record import Record
 from companion.session import EchoSink, Resumption, resume_game, start_game
 from companion.sim.table import still_states, table_observation
 from companion.store import GameStore
 from companion.ui.screens.base import Settings
 from companion.ui.screens.setup import default_names
-from companion.ui.view import TableView, build_view
+from companion.ui.view import TableView, build_view, enter_command, entered
 
 log = logging.getLogger(__name__)
 
@@ -156,7 +156,8 @@ class TrackerReader:
         return outcomes
 
     def act(self, action: str) -> list:
-        outcomes = self.tracker.act(action)
+        entry = entered(action)
+        outcomes = self.tracker.act(action) if entry is None else self.tracker.enter(entry[0])
         self._publish_if_over()
         return outcomes
 
@@ -197,9 +198,12 @@ class DemoPipeline:
     """Bots play ``settings`` on a true Game; the stage and the reader show what the companion sees.
 
     The simulated players behave as people at a companion's table do: while it asks, each
-    step answers (Next until the true move is highlighted, then Confirm); while it has not
-    caught up with the table, they wait and the camera keeps looking (up to ``patience``
-    steps; then play goes on and the screen shows what the tracker believes).
+    step answers (Next until the true move is highlighted, then Confirm, or "none of these"
+    and the true move picked from the list); while it has not caught up with the table, they
+    wait and the camera keeps looking (up to ``patience`` steps), then they tell it what it
+    missed. A move on screen that did not happen they take back with Undo and, if the
+    tracker takes it again, put right by hand. A misread refill they leave to the tracker,
+    which revises a refill itself when the takes that follow contradict it.
     """
 
     def __init__(self, settings: Settings, seed: int | None = None, stage: TableStage | None = None,
@@ -214,8 +218,10 @@ class DemoPipeline:
         self.truth: Event | None = None
         self.turns = 0
         self.waited = 0
+        self.told = 0  # events the players entered by hand
         self.frame: np.ndarray | None = None
         self.history: list[Event] = []  # the true events so far
+        self.movers: list[int | None] = []  # ... and who made each (a take's seat)
         self.undone: set[int] = set()  # record lengths at which the players pressed Undo
         # A resumed game: the bots replay, unseen, what the record already holds.
         for _event in range(resume_after):
@@ -227,17 +233,18 @@ class DemoPipeline:
     def step(self) -> TableView | None:
         if self.reader.prompt is not None and self._answer():
             return self._view()
-        if self._misled():
-            # The screen shows a move that did not happen: the players hold Undo, as at a real table,
-            # once for each event; if the tracker reads it wrong again, play goes on.
-            self.undone.add(len(self.reader.record.events))
-            self.reader.act("undo")
+        wrong = self._misled()
+        if wrong is not None:
+            self._put_right(wrong)
             return self._view()
-        if self.reader.game != self.game and self.waited < self.patience:
+        behind = self.reader.game != self.game
+        if behind and self.waited < self.patience:
             self.waited += 1
             self._show([self.game])
             return self._view()
         self.waited = 0
+        if behind and self._tell():
+            return self._view()
         if self.game.phase == OVER:
             return None
         before = self.game.copy()
@@ -245,30 +252,58 @@ class DemoPipeline:
         self._show(still_states(before, event))
         return self._view()
 
-    def _misled(self) -> bool:
-        """Whether the tracker shows a move (not a refill) that is not the true game's.
-
-        A misread refill is left alone: the players cannot count every factory at a glance,
-        and the tracker revises a refill itself when the takes that follow contradict it.
-        """
+    def _missing(self) -> int | None:
+        """The index of the first true event the tracker has not accepted, if all it accepted is true."""
         record = getattr(self.reader, "record", None)
-        if record is None or not record.events or len(record.events) in self.undone:
-            return False
+        if record is None:
+            return None
         for accepted, true in zip(record.events, self.history, strict=False):
             if _canonical(accepted) != _canonical(true):
-                return not isinstance(accepted, Refill) and not isinstance(true, Refill)
-        return False
+                return None
+        return len(record.events) if len(record.events) < len(self.history) else None
+
+    def _misled(self) -> int | None:
+        """The length of the record at which the tracker shows a move (not a refill) that did not happen."""
+        record = getattr(self.reader, "record", None)
+        if record is None:
+            return None
+        for accepted, true in zip(record.events, self.history, strict=False):
+            if _canonical(accepted) != _canonical(true):
+                if isinstance(accepted, Refill) or isinstance(true, Refill):
+                    return None
+                return len(record.events)
+        return None
+
+    def _put_right(self, length: int) -> None:
+        """Undo the wrong move; if the tracker took it again, undo and say what really happened."""
+        again = length in self.undone
+        self.undone.add(length)
+        self.reader.act("undo")
+        if again:
+            self._tell()
+
+    def _tell(self) -> bool:
+        """Enter the first true event the tracker missed, as people do from the "none of these" list."""
+        index = self._missing()
+        if index is None:
+            return False
+        self.told += 1
+        self.reader.act(enter_command(self.history[index], self.movers[index]))
+        return True
 
     def _play(self) -> Event:
         """The next true event: a refill drawn from the bag, or the bot's move."""
+        mover = None
         if self.game.phase == REFILL:
             event: Event = self.game.draw_refill(self.rng)
         else:
             event = self.bot.choose(self.game)
+            mover = self.game.turn if isinstance(event, Take) else None
             self.turns += 1
         self.game.push(event)
         self.truth = event
         self.history.append(event)
+        self.movers.append(mover)
         return event
 
     def act(self, action: str) -> TableView | None:
@@ -285,17 +320,18 @@ class DemoPipeline:
         self.reader.read(sights)
 
     def _answer(self) -> bool:
-        """Answer the tracker's question as the players would; False if the true move is not offered."""
-        prompt = self.reader.prompt
-        candidates = list(prompt.candidates)
-        if self.truth not in candidates:
-            log.info("the tracker asks without the true move %s among %s", self.truth, candidates)
-            return False
-        if candidates.index(self.truth) != prompt.selected:
-            self.reader.act("next")
-        else:
-            self.reader.act("confirm")
-        return True
+        """Answer the tracker's question as the players would; False if they cannot tell yet."""
+        index = self._missing()
+        target = self.truth if index is None else self.history[index]
+        candidates = [_canonical(c) for c in self.reader.prompt.candidates]
+        if target is not None and _canonical(target) in candidates:
+            if candidates.index(_canonical(target)) != self.reader.prompt.selected:
+                self.reader.act("next")
+            else:
+                self.reader.act("confirm")
+            return True
+        log.info("the tracker asks without the true move %s among %s", target, candidates)
+        return self._tell()
 
     def _view(self) -> TableView:
         reader = self.reader

@@ -10,7 +10,7 @@ import pygame
 from companion.bots import GreedyBot
 from companion.rules.azul import DRAFTING, OVER, REFILL, Event, Game, Place, Take
 from companion.ui.app import App, Pipeline
-from companion.ui.screens.base import Settings
+from companion.ui.screens.base import Action, Settings
 from companion.ui.screens.idle import IdleScreen
 from companion.ui.screens.keyboard import KeyboardScreen
 from companion.ui.screens.setup import SetupScreen
@@ -94,6 +94,14 @@ def warning(players: int) -> TableView:
     return build_view(game, NAMES[:players], warnings=(trouble,), last=last)
 
 
+def refill_question(players: int) -> TableView:
+    """A new round whose refill the tracker is unsure of: two draws to choose from."""
+    game, last = play(players, rounds=2)
+    assert game.phase == REFILL
+    draws = tuple(game.copy().draw_refill(random.Random(seed)) for seed in (1, 2))
+    return build_view(game, NAMES[:players], prompt=FakePrompt(draws, 0, None), last=last)
+
+
 def round_end(players: int) -> TableView:
     game, last = play(players, rounds=3)
     return build_view(game, NAMES[:players], last=last)
@@ -104,7 +112,8 @@ def game_end(players: int) -> TableView:
     return build_view(game, NAMES[:players], last=last)
 
 
-SCREENS = ("setup", "keyboard", "table", "confirm", "warning", "round", "end", "idle")
+SCREENS = ("setup", "keyboard", "table", "confirm", "warning", "entry", "entry-lines", "entry-refill",
+           "round", "end", "idle")
 
 
 def _no_session(settings: Settings) -> Pipeline:
@@ -123,13 +132,20 @@ def stage(name: str, size: tuple[int, int], players: int = 4, variant: str = "co
             app.update(40.0)  # tiles somewhere along their paths
         return app
     view = {"table": table, "confirm": confirm, "warning": warning, "round": round_end,
-            "end": game_end}[name](players) if variant == "colored" else table(players, variant)
+            "end": game_end, "entry": confirm, "entry-lines": confirm, "entry-refill": refill_question,
+            }[name](players) if variant == "colored" else table(players, variant)
     app.reset(TableScreen())
     app.receive(view)
     summary = app.find(RoundScreen)
     if name != "round" and summary is not None:
         # The round's summary comes up first; these samples show what lies below it.
         app.pop(summary)
+    if name.startswith("entry"):
+        # "None of these" on the question, then (for -lines and -refill) the first choice.
+        app.action(Action("other", "touch"))
+        if name != "entry":
+            app.draw(pygame.Surface(size))  # a tap finds what the last frame drew
+            app.action(Action("group:0" if name == "entry-lines" else "factory:0", "touch"))
     return app
 
 

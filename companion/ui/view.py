@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,6 +37,7 @@ from companion.rules.azul import (
     TileScore,
     wall_column,
 )
+from companion.rules.azul_record import event_to_json, read_event
 
 _serials = itertools.count(1)
 _CUMULATIVE = (0, 1, 2, 4, 6, 8, 11, 14)
@@ -95,6 +97,7 @@ class PromptView:
     colors: tuple[int | None, ...]
     selected: int
     player: int | None
+    events: tuple[Take | Place | Refill, ...] = ()  # the candidates themselves, best first
 
 
 @dataclass(frozen=True)
@@ -159,6 +162,21 @@ class TableView:
         return dataclasses.replace(self, serial=next(_serials), **changes)
 
 
+ENTER = "enter:"  # a command that carries what a person says happened, as a record event
+
+
+def enter_command(event: Take | Place | Refill, player: int | None = None) -> str:
+    """The command telling the tracker that ``event`` happened (``player``: a take's seat)."""
+    return ENTER + json.dumps(event_to_json(event, player))
+
+
+def entered(command: str) -> tuple[Take | Place | Refill, int | None] | None:
+    """The event an :func:`enter_command` carries, or None for any other command."""
+    if not command.startswith(ENTER):
+        return None
+    return read_event(json.loads(command.removeprefix(ENTER)))
+
+
 def build_view(game: Game, names: list[str] | tuple[str, ...], *, prompt: Any = None,
                warnings: Any = (), last: Any = None, frame: np.ndarray | None = None,
                status: str | None = None) -> TableView:
@@ -173,7 +191,8 @@ def build_view(game: Game, names: list[str] | tuple[str, ...], *, prompt: Any = 
         center_marker=game.center_marker, seats=seats, moves=moves, move_columns=headers,
         prompt=None if prompt is None else PromptView(
             tuple(describe(c, prompt.player, names, named=False) for c in prompt.candidates),
-            tuple(_event_color(c) for c in prompt.candidates), prompt.selected, prompt.player),
+            tuple(_event_color(c) for c in prompt.candidates), prompt.selected, prompt.player,
+            tuple(prompt.candidates)),
         warnings=tuple(WarningView(w.code, w.message, dict(w.where)) for w in warnings),
         last=None if last is None else describe(last.event, last.player, names, auto=last.auto),
         last_color=None if last is None else _event_color(last.event),

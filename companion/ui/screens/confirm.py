@@ -8,22 +8,60 @@ from companion.i18n import _
 from companion.ui import theme
 from companion.ui.layout import columns, rows
 from companion.ui.screens.base import Action, Screen
+from companion.ui.screens.entry import EntryScreen
+from companion.ui.view import TableView
 from companion.ui.widgets import Canvas, wrap_words
+
+OTHER = "other"  # the "none of these" row
 
 
 class ConfirmScreen(Screen):
+    """The last row, "none of these", opens the list of every legal event (:class:`EntryScreen`).
+
+    The tracker knows only its candidates, so the screen keeps that row's highlight itself:
+    Next from the last candidate lands on it, Next again wraps to the first.
+    """
+
     overlay = True
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.other = False  # "none of these" is highlighted
+
+    def on_view(self, view: TableView) -> None:
+        if view.prompt is None:
+            self.other = False
 
     def handle(self, action: Action) -> bool:
         assert self.host is not None
         view = self.host.view
-        if action.name.startswith("pick:") and view is not None and view.prompt is not None:
+        prompt = view.prompt if view is not None else None
+        if action.name == OTHER or (action.name == "confirm" and self.other):
+            self.other = False
+            self.host.push(EntryScreen())
+            return True
+        if action.name.startswith("pick:") and prompt is not None:
             # A tapped candidate: the tracker only knows Next and Previous, so walk there.
-            delta = int(action.name.removeprefix("pick:")) - view.prompt.selected
+            self.other = False
+            delta = int(action.name.removeprefix("pick:")) - prompt.selected
             for _step in range(abs(delta)):
                 self.host.send("next" if delta > 0 else "previous")
             return True
-        if action.name in ("confirm", "next", "previous", "undo"):
+        if action.name in ("next", "previous") and prompt is not None:
+            last = len(prompt.candidates) - 1
+            forward = action.name == "next"
+            if self.other:
+                self.other = False
+                if forward:
+                    self.host.send("next")  # the tracker wraps from the last candidate to the first
+            elif prompt.selected == (last if forward else 0):
+                self.other = True
+                if not forward:
+                    self.host.send("previous")  # ... and from the first to the last, below this row
+            else:
+                self.host.send(action.name)
+            return True
+        if action.name in ("confirm", "undo"):
             self.host.send(action.name)
             return True
         return action.name != "menu"
@@ -48,20 +86,21 @@ class ConfirmScreen(Screen):
         canvas.text(_("Is this what happened?") + (f" ({who})" if who else ""), title, "large", theme.ACCENT)
         canvas.wrap(hint_text, hint, "small", theme.TEXT_DIM)
         row_h = m.touch
+        labels = [*prompt.candidates, _("None of these: choose what happened")]
+        chosen = len(prompt.candidates) if self.other else prompt.selected
         space = max(1, (body.height + m.pad // 2) // (row_h + m.pad // 2))
-        first = min(max(0, prompt.selected - space + 1), max(0, len(prompt.candidates) - space))
-        for i in range(first, min(len(prompt.candidates), first + space)):
+        first = min(max(0, chosen - space + 1), max(0, len(labels) - space))
+        for i in range(first, min(len(labels), first + space)):
             row = pygame.Rect(body.left, body.top + (i - first) * (row_h + m.pad // 2), body.width, row_h)
-            selected = i == prompt.selected
-            canvas.panel(row, theme.BUTTON_SELECTED if selected else theme.PANEL_LIGHT)
+            canvas.panel(row, theme.BUTTON_SELECTED if i == chosen else theme.PANEL_LIGHT)
             label = row.inflate(-2 * m.pad, 0)
-            if prompt.colors[i] is not None:
+            if i < len(prompt.candidates) and prompt.colors[i] is not None:
                 icon, label = columns(label, [row_h - m.dp(10), 1.0], m.pad)
                 canvas.tile(icon, prompt.colors[i])
-            canvas.text(prompt.candidates[i], label, "body")
-            canvas.target(row, f"pick:{i}", prompt.candidates[i])
+            dim = i == len(prompt.candidates)
+            canvas.text(labels[i], label, "body", theme.TEXT_DIM if dim else theme.TEXT, elide=True)
+            canvas.target(row, f"pick:{i}" if i < len(prompt.candidates) else OTHER, labels[i])
         previous, following, confirm = columns(buttons, [0.3, 0.3, 0.4], m.pad)
         canvas.button(previous, _("Previous"), "previous")
         canvas.button(following, _("Next"), "next")
         canvas.button(confirm, _("Confirm"), "confirm", selected=True)
-

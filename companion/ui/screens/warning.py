@@ -7,6 +7,7 @@ from companion.ui import theme
 from companion.ui.layout import columns, rows
 from companion.ui.pictures import draw_board, draw_factories
 from companion.ui.screens.base import Action, Screen
+from companion.ui.screens.entry import EntryScreen
 from companion.ui.widgets import Canvas
 
 
@@ -27,6 +28,9 @@ class WarningScreen(Screen):
         if action.name in ("hide", "confirm"):
             self.hidden = True
             self.host.pop(self)
+            return True
+        if action.name == "enter":
+            self.host.push(EntryScreen())
             return True
         if action.name == "undo":
             self.host.send("undo")
@@ -65,5 +69,7 @@ class WarningScreen(Screen):
         more.height = max(0, words.bottom - more.top)
         if more.height >= canvas.line_height("small"):
             canvas.wrap(_("Fix the table and this message goes away."), more, "small", theme.TEXT_DIM)
-        hide, _rest = columns(buttons, [m.dp(180), 1.0], m.pad)
+        hide, enter = columns(buttons, [0.4, 0.6], m.pad)
         canvas.button(hide, _("Hide"), "hide")
+        if not view.over:
+            canvas.button(enter, _("Enter the move"), "enter")
