@@ -216,6 +216,24 @@ def test_demo_players_answer_the_trackers_question():
     assert pipeline.reader.tracker.asked == 1
 
 
+def test_the_demo_goes_on_while_the_tracker_asks():
+    settings = kids_settings("apprentice", 2)
+    app, made = kids_demo_app(settings, (800, 480), seed=3, threaded=False, pace=1.0, table="true",
+                              end_seconds=None)
+    app.start(settings)
+    app.advance(1.5)  # the fill
+    pipeline = made[-1]
+    assert len(pipeline.reader.tracker.record.events) == 1 and pipeline.reader.game == pipeline.game
+    pipeline.reader.tracker.act("undo")  # now the tracker asks about the fill it sees
+    pipeline.reader.read(pipeline.stage.look([table_of(pipeline.game)]))
+    app.worker._call(pipeline.first)
+    app.poll()
+    assert isinstance(app.top, KidsPromptScreen)
+    app.advance(3.0)
+    assert pipeline.reader.tracker.asked == 1, "the simulated players answered"
+    assert not isinstance(app.top, KidsPromptScreen)
+
+
 def test_greedy_bot_places_as_many_of_its_own_tiles_as_it_can():
     rng = random.Random(1)
     game = KidsState("apprentice", kids_boards("apprentice", 2))

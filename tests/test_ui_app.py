@@ -185,6 +185,20 @@ def test_demo_pace_asks_the_pipeline_for_steps():
     assert made[-1].steps == 1
 
 
+def test_demo_pace_goes_on_under_a_question_but_not_while_a_person_chooses():
+    from companion.ui.screens.confirm import ConfirmScreen
+    from companion.ui.screens.entry import EntryScreen
+
+    app, made = make_app([samples.confirm(2)] * 4, pace=1.0, round_seconds=None)
+    app.start(app.settings)
+    assert isinstance(app.top, ConfirmScreen)
+    app.advance(1.1)
+    assert made[-1].steps == 1, "the simulated players answer the question themselves"
+    app.push(EntryScreen())
+    app.advance(2.2)
+    assert made[-1].steps == 1
+
+
 def test_slow_work_runs_off_the_render_loop():
     slow = FakePipeline([samples.table(2), samples.table(3)], delay=0.5)
     worker = Worker(slow)

@@ -148,6 +148,10 @@ class App:
     without input on the setup or end screen bring up the idle screen (a kiosk).
     """
 
+    # The demo's players go on while the live table or its questions and warnings are up (they
+    # answer those themselves), not while a summary is read or a person is choosing.
+    playing: tuple[type[Screen], ...] = (TableScreen, ConfirmScreen, WarningScreen)
+
     def __init__(self, size: tuple[int, int], session: Callable[[Settings], Pipeline], settings: Settings,
                  *, threaded: bool = True, period: float | None = None, pace: float | None = None,
                  idle_after: float | None = None, round_seconds: float | None = 12.0,
@@ -295,7 +299,7 @@ class App:
         if (self.idle_after is not None and self._quiet >= self.idle_after
                 and isinstance(self.top, SetupScreen | EndScreen)):
             self.push(IdleScreen())
-        if self.pace is not None and isinstance(self.top, TableScreen) and self.worker is not None:
+        if self.pace is not None and isinstance(self.top, self.playing) and self.worker is not None:
             self._since_step += dt
             if self._since_step >= self.pace and not (self.view and self.view.over):
                 self._since_step = 0.0

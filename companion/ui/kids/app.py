@@ -17,6 +17,8 @@ from companion.ui.screens.base import Settings
 class KidsApp(App):
     """``end_seconds``: how long the end celebration stays before the next game (None: until tapped)."""
 
+    playing = (KidsTableScreen, KidsPromptScreen, KidsWarningScreen)
+
     def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
         super().__init__(*args, **kwargs)
         self._celebrated = 0
@@ -56,13 +58,3 @@ class KidsApp(App):
             self.push(KidsPromptScreen())
         elif view.prompt is None and prompt is not None:
             self.pop(prompt)
-
-    def update(self, dt: float) -> None:
-        top = self.top
-        if top is not None and top.update(dt):
-            self.dirty = True
-        if self.pace is not None and isinstance(self.top, KidsTableScreen) and self.worker is not None:
-            self._since_step += dt
-            if self._since_step >= self.pace and not (self.view and self.view.over):
-                self._since_step = 0.0
-                self.send("step")
