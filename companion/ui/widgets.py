@@ -58,6 +58,15 @@ class Canvas:
             pygame.draw.rect(self.surface, border, rect, width or max(2, self.metrics.dp(3)),
                              border_radius=radius)
 
+    def dialog(self, rgb: Color = theme.PANEL, border: Color = theme.ACCENT,
+               margin: tuple[int, int] = (24, 16)) -> pygame.Rect:
+        """Dim what is below and draw a panel over it; returns the panel's inside."""
+        m = self.metrics
+        self.shade()
+        box = m.rect.inflate(-2 * m.dp(margin[0]), -2 * m.dp(margin[1]))
+        self.panel(box, rgb, border=border)
+        return box.inflate(-2 * m.pad, -2 * m.pad)
+
     def shade(self) -> None:
         """Dim what is below an overlay."""
         self.below.extend(self.log)

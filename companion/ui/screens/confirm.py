@@ -73,10 +73,7 @@ class ConfirmScreen(Screen):
             return
         prompt = view.prompt
         m = canvas.metrics
-        canvas.shade()
-        box = m.rect.inflate(-2 * m.dp(24), -2 * m.dp(16))
-        canvas.panel(box, theme.PANEL, border=theme.ACCENT)
-        inner = box.inflate(-2 * m.pad, -2 * m.pad)
+        inner = canvas.dialog()
         title_h = canvas.line_height("large")
         hint_text = _("Next picks another; Confirm accepts the highlighted one.")
         hint_lines = len(wrap_words(canvas.fonts, hint_text, m.min_text, inner.width))

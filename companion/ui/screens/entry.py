@@ -98,10 +98,7 @@ class EntryScreen(FocusScreen):
         if view is None:
             return
         m = canvas.metrics
-        canvas.shade()
-        box = m.rect.inflate(-2 * m.dp(24), -2 * m.dp(16))
-        canvas.panel(box, theme.PANEL, border=theme.ACCENT)
-        inner = box.inflate(-2 * m.pad, -2 * m.pad)
+        inner = canvas.dialog()
         title, body, buttons = rows(inner, [canvas.line_height("large"), 1.0, m.touch], m.pad)
         start = len(canvas.targets)
         canvas.text(self._title(view), title, "large", theme.ACCENT, elide=True)

@@ -44,10 +44,7 @@ class WarningScreen(Screen):
             return
         warning = view.warnings[0]
         m = canvas.metrics
-        canvas.shade()
-        box = m.rect.inflate(-2 * m.dp(20), -2 * m.dp(14))
-        canvas.panel(box, theme.WARNING_BG, border=theme.BAD)
-        inner = box.inflate(-2 * m.pad, -2 * m.pad)
+        inner = canvas.dialog(theme.WARNING_BG, theme.BAD, margin=(20, 14))
         title, body, buttons = rows(inner, [canvas.line_height("title"), 1.0, m.touch], m.pad)
         canvas.text(_("Please check the table"), title, "title", theme.TEXT)
         if m.portrait:
