@@ -329,3 +329,22 @@ def test_moves_of_the_sample_are_takes():
     pipeline.step()
     view = pipeline.step()
     assert all(isinstance(o.move, Take) for g in view.moves for o in g.options)
+
+
+def test_demo_players_put_right_a_refill_the_tracker_is_stuck_on():
+    import random as _random
+
+    from companion.ui.demo import _canonical
+    from companion.ui.view import enter_command
+
+    pipeline = DemoPipeline(SETTINGS, seed=11, stage=TrueTable(), patience=1)
+    true_refill = pipeline._play()  # laid out, but the tracker is told another one
+    wrong = Game(2).draw_refill(_random.Random(99))
+    assert _canonical(wrong) != _canonical(true_refill)
+    pipeline.reader.act(enter_command(wrong))
+    for _step in range(60):
+        pipeline.step()
+        if pipeline.turns >= 3 and pipeline.reader.game == pipeline.game:
+            break
+    assert _canonical(pipeline.reader.record.events[0]) == _canonical(true_refill)
+    assert pipeline.turns >= 3 and pipeline.reader.game == pipeline.game

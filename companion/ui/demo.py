@@ -203,7 +203,8 @@ class DemoPipeline:
     wait and the camera keeps looking (up to ``patience`` steps), then they tell it what it
     missed. A move on screen that did not happen they take back with Undo and, if the
     tracker takes it again, put right by hand. A misread refill they leave to the tracker,
-    which revises a refill itself when the takes that follow contradict it.
+    which revises a refill itself when the takes that follow contradict it; only if it
+    gets stuck on one (a warning while behind) do they undo back to it and enter it.
     """
 
     def __init__(self, settings: Settings, seed: int | None = None, stage: TableStage | None = None,
@@ -219,6 +220,7 @@ class DemoPipeline:
         self.turns = 0
         self.waited = 0
         self.told = 0  # events the players entered by hand
+        self.fixing = False  # taking events back to a misread refill
         self.frame: np.ndarray | None = None
         self.history: list[Event] = []  # the true events so far
         self.movers: list[int | None] = []  # ... and who made each (a take's seat)
@@ -238,12 +240,21 @@ class DemoPipeline:
             self._put_right(wrong)
             return self._view()
         behind = self.reader.game != self.game
+        if behind and self.fixing:
+            # Taking events back to a refill it misread, one a step, then saying what it was.
+            if not self._tell():
+                self.reader.act("undo")
+            return self._view()
         if behind and self.waited < self.patience:
             self.waited += 1
             self._show([self.game])
             return self._view()
         self.waited = 0
         if behind and self._tell():
+            return self._view()
+        if behind and self.reader.warnings:
+            self.fixing = True  # stuck on a refill it misread
+            self.reader.act("undo")
             return self._view()
         if self.game.phase == OVER:
             return None
@@ -287,6 +298,7 @@ class DemoPipeline:
         index = self._missing()
         if index is None:
             return False
+        self.fixing = False
         self.told += 1
         self.reader.act(enter_command(self.history[index], self.movers[index]))
         return True
