@@ -3,7 +3,8 @@
     SDL_VIDEODRIVER=dummy ./dev run python benchmarks/kids_screenshots.py [--out DIR]
 
 Each screen at 800x480 (the official 7-inch screen) and 1280x720, master side with 4
-players; the table and the end also on the apprentice side with 2 players.
+players; the table, "none of these" (the list of every take) and the end also on the
+apprentice side with 2 players.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ def main() -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     shots = [(name, 4, "master") for name in samples.SCREENS] + [
         ("table", 2, "apprentice"),
+        ("entry", 2, "apprentice"),
         ("end", 2, "apprentice"),
     ]
     for size in SIZES:

@@ -22,9 +22,13 @@ predicts:
 - a tile on a field of another shape is a :class:`Warning` ("wrong-shape") pointing at it;
   nothing is accepted until it is moved.
 
-Every accepted event goes at once to the record and to the sink (``append(event_json)``,
-durable when it returns); Undo takes the last one back (the sink's ``undo()``) and the
-tracker then asks before it takes that event again.
+Every accepted event goes to the sink first (``append(event_json)``, durable when it
+returns: a :class:`~companion.store.GameStore`) and only then to the record, so the record
+never holds an event the sink does not; Undo takes the last one back the same way (the
+sink's ``undo()`` first) and the tracker then asks before it takes that event again.
+
+``enter(event)`` records what a person says happened, asked or not (the display's "none of
+these"); an event that is not legal now is refused with a :class:`Warning` ("refused").
 """
 
 from __future__ import annotations
@@ -83,7 +87,7 @@ class Prompt:
 class Warning:
     """A physical mistake or a problem the table must fix."""
 
-    code: str  # "wrong-shape", "impossible-fill", "no-legal-take", "unreadable", "stalled"
+    code: str  # "wrong-shape", "impossible-fill", "no-legal-take", "unreadable", "stalled", "refused"
     message: str  # already translated, plain words
     where: dict = field(default_factory=dict)  # {"board": 1, "picture": "whale", "field": 2}, {"bowl": 3}
 
@@ -392,6 +396,20 @@ class KidsTracker:
             return [self.prompt]
         return self._confirm(prompt.candidates[prompt.selected])
 
+    def enter(self, event: Event) -> list[Result]:
+        """What a person says happened, asked or not: the display's "none of these".
+
+        The event must be legal now (the due fill, checked against the bag, or a take by
+        the player to move); otherwise nothing changes and a warning says why.
+        """
+        event = canonical(event)
+        try:
+            self.game.copy().push(event)
+        except RulesError as error:
+            return self._set_warnings((Warning("refused", _(
+                "That cannot have happened here: {reason}").format(reason=error)),))
+        return self._confirm(event)
+
     # --- deciding --------------------------------------------------------------------
 
     def _settle(self) -> list[Result]:
@@ -638,12 +656,12 @@ class KidsTracker:
         if not self.record.events:
             return []
         entry = self.record.events[-1]
-        self.record = dataclasses.replace(self.record, events=self.record.events[:-1])
         undo = getattr(self.sink, "undo", None)
         if undo is not None:
-            undo()
+            undo()  # first: if the sink cannot take it back, the record keeps it too
         elif self.sink is not None:
             log.warning("the record sink cannot take events back; its copy keeps %s", entry)
+        self.record = dataclasses.replace(self.record, events=self.record.events[:-1])
         self.game = replay(self.record)
         self._changed()
         self._suspect = entry if isinstance(entry, Fill) else entry.move

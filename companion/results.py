@@ -17,7 +17,11 @@ log = logging.getLogger(__name__)
 
 class Results(Protocol):
     def publish(self, record: dict, summary: dict) -> str:
-        """Take a finished game (its azul-record/1 and summary); returns where it went."""
+        """Take a finished game (its azul-record/1 and summary); returns where it went.
+
+        The summary is the game's own: azul-summary/1 (scores) for Azul, azul-kids-summary/1
+        (winners, stars, empty fields) for Azul Kids; ``record["game"]`` tells which.
+        """
         ...
 
 
@@ -29,5 +33,6 @@ class FileResults:
 
     def publish(self, record: dict, summary: dict) -> str:
         path: Path = self.store.finish()
-        log.info("game over %s; record kept as %s", summary.get("scores"), path)
+        log.info("game of %s over, winners %s; record kept as %s", record.get("game"),
+                 summary.get("winners"), path)
         return str(path)

@@ -10,7 +10,7 @@ import random
 import pytest
 
 from companion.kids_tracker import ACTIONS, Accepted, KidsTracker, Prompt, Warning, canonical
-from companion.rules.kids import BIG, Fill, KidsState, KidsTake
+from companion.rules.kids import BIG, COLORS, Fill, KidsState, KidsTake
 from companion.rules.kids_board import example_boards
 from companion.rules.kids_record import KidsRecord, read, replay, to_json
 from companion.sim.kids import KidsNoise, kids_observation, noisy_frames, still_tables, table_of
@@ -341,3 +341,109 @@ def test_a_fill_event_in_a_prompt_is_confirmed_like_a_take():
     assert any(isinstance(r, Prompt) for r in results)
     assert Accepted(fill, None, False) in tracker.act("confirm")
     assert isinstance(tracker.record.events[0], Fill)
+
+
+# --- entered by hand ("none of these") ------------------------------------------------
+
+
+def test_enter_records_what_a_person_says_happened_asked_or_not():
+    tracker, truth, sink = _started("master", 3, 21)
+    move = truth.generate_legal_moves()[-1]
+    truth.push(move)
+    results = tracker.enter(move)  # the camera saw nothing of it
+    assert results[0] == Accepted(move, 0, False)
+    assert tracker.game == truth and tracker.asked == 1 and tracker.auto == 1
+    assert sink.events[-1]["take"]["player"] == 0 and sink.events[-1]["take"]["picture"] == move.picture
+
+
+def test_enter_refuses_what_cannot_have_happened_and_changes_nothing():
+    tracker, truth, sink = _started("apprentice", 2, 22)
+    bowl, color = next((n, c) for n in range(1, 6) for i, c in enumerate(COLORS) if not truth.bowls[n - 1][i])
+    refused = [
+        KidsTake(bowl, color),  # a colour that bowl does not hold
+        KidsTake("big", "red"),  # the big bowl is still empty
+        Fill((("red",) * 5,) * 5),  # a fill while the bowls hold tiles
+        KidsTake(1, "purple"),  # no such colour
+    ]
+    for event in refused:
+        results = tracker.enter(event)
+        assert [w.code for w in results] == ["refused"], event
+        assert "cannot have happened" in results[0].message
+        assert tracker.game == truth and len(sink.events) == 1 and tracker.asked == 0
+
+
+def test_an_entered_fill_is_checked_against_the_bag_and_written_in_colour_order():
+    tracker = new_tracker("apprentice", 2)
+    fill = Fill((("blue", "red", "red", "green", "yellow"),) * 5)
+    assert tracker.enter(fill)[0] == Accepted(canonical(fill), None, False)
+    assert tracker.record.events == (canonical(fill),)
+    reds = new_tracker("apprentice", 2)
+    assert isinstance(reds.enter(Fill((("red",) * 5,) * 5))[0], Accepted)  # 25 reds: the bag has 30
+    again = new_tracker("apprentice", 2)
+    too_many = Fill((("red",) * 5,) * 4 + ((),))
+    assert [w.code for w in again.enter(too_many)] == ["refused"]  # bowl 5 gets 5 tiles, not 0
+
+
+def test_nothing_may_be_entered_after_the_end():
+    tracker, truth, _sink = play_whole_game("apprentice", 2, 1)
+    moves = [KidsTake(n, c) for n in range(1, 6) for c in ("red", "blue")]
+    assert all([w.code for w in tracker.enter(m)] == ["refused"] for m in moves)
+    assert tracker.game == truth
+
+
+class FailingSink(Sink):
+    """A sink on a full disk: nothing can be stored or taken back."""
+
+    def append(self, event_json: dict) -> None:
+        raise OSError("No space left on device")
+
+    def undo(self) -> None:
+        raise OSError("No space left on device")
+
+
+def test_the_record_never_holds_an_event_the_sink_did_not_take():
+    tracker, truth, sink = _started("apprentice", 2, 23)
+    move = truth.generate_legal_moves()[0]
+    tracker.sink = FailingSink()
+    with pytest.raises(OSError):
+        tracker.enter(move)
+    assert len(tracker.record.events) == 1 and tracker.game.move_stack == tracker.game.move_stack[:1]
+    with pytest.raises(OSError):
+        tracker.act("undo")
+    assert len(tracker.record.events) == 1, "an undo the sink refused leaves the record as it was"
+    tracker.sink = sink
+    tracker.enter(move)
+    assert len(sink.events) == 2 and len(tracker.record.events) == 2
+
+
+def test_a_game_kept_in_a_store_survives_the_tracker_and_resumes_from_current_json(tmp_path):
+    from companion.session import KIDS, resume_game, start_kids_game
+    from companion.store import GameStore
+
+    rng = random.Random(31)
+    b = boards("master", 3)
+    store = GameStore(tmp_path)
+    record = start_kids_game(store, ("A", "B", "C"), "master", b)
+    tracker = KidsTracker(record, store)
+    truth = KidsState("master", b)
+    for half in (0, 1):
+        while not truth.is_over() and (half or len(truth.move_stack) < 12):
+            event = truth.draw_fill(rng) if truth.needs_fill else rng.choice(truth.generate_legal_moves())
+            tables = still_tables(truth, event)
+            truth.push(event)
+            for table in tables:
+                show(tracker, kids_observation(table, truth.boards))
+            assert tracker.game == truth
+        if not half:
+            tracker.act("undo")  # through the store: current.json loses the last event at once
+            assert len(GameStore(tmp_path).resume().events) == 11
+            tracker.enter(truth.move_stack[-1])
+            # The companion stops here (no close): a new one resumes from current.json.
+            resumption = resume_game(GameStore(tmp_path), KIDS)
+            assert resumption.record == tracker.record
+            store = GameStore(tmp_path)
+            store.resume()
+            tracker = KidsTracker(resumption.record, store)
+            assert tracker.game == truth
+    assert tracker.game.is_over()
+    assert read(store.record()) == tracker.record

@@ -7,12 +7,14 @@ import os
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
+import json
 import random
 
 import pygame
 import pytest
 
 from companion.cli import main
+from companion.rules import kids_record
 from companion.rules.kids import BIG, COLORS, SHAPE_OF, KidsState
 from companion.sim.kids import table_of
 from companion.ui.kids import draw, samples
@@ -309,18 +311,69 @@ def test_demo_command_plays_a_whole_master_game_to_the_end(tmp_path):
     assert len(colours & set(draw.TILE_RGB.values())) >= 2
 
 
-def test_kids_demo_refuses_a_state_dir(tmp_path, capsys):
-    code = main(
-        [
-            "demo",
-            "--game",
-            "kids",
-            "--headless",
-            "--frames",
-            str(tmp_path),
-            "--state-dir",
-            str(tmp_path / "s"),
-        ]
-    )
-    assert code == 2
-    assert "--state-dir" in capsys.readouterr().err
+def kids_truth(side: str, players: int, seed: int) -> KidsState:
+    """The game the Kids demo's bots play from ``seed`` (what the pipeline's own rng draws)."""
+    rng = random.Random(seed)
+    game = KidsState(side, kids_boards(side, players))
+    bot = GreedyKidsBot(rng)
+    while not game.is_over():
+        game.push(game.draw_fill(rng) if game.needs_fill else bot.choose(game))
+    return game
+
+
+def demo_kids(state, frames, *more: str) -> int:
+    return main(["demo", "--game", "kids", "--headless", "--frames", str(frames), "--table", "true",
+                 "--state-dir", str(state), *more])
+
+
+def test_kids_demo_keeps_the_game_event_by_event_and_files_it_when_over(tmp_path, capsys):
+    state = tmp_path / "state"
+    assert demo_kids(state, tmp_path / "f", "--seed", "6", "--side", "master", "--events") == 0
+    out, err = capsys.readouterr()
+    printed = [json.loads(line) for line in out.splitlines()]
+    assert "screenshots" in err, "with --events stdout holds only events"
+    assert not (state / "current.json").exists()
+    (finished,) = (state / "games").glob("*_azul-kids.json")
+    record = json.loads(finished.read_text())
+    assert record["events"] == printed
+    truth = kids_truth("master", 2, 6)
+    assert kids_record.replay(record) == truth
+    assert main(["history", "--state-dir", str(state), "--json"]) == 0
+    (row,) = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert row["game"] == "azul-kids" and row["summary"] == kids_record.summary(truth)
+
+
+def test_kids_demo_resumes_the_unfinished_game(tmp_path, capsys, caplog):
+    state = tmp_path / "state"
+    assert demo_kids(state, tmp_path / "a", "--seed", "4", "--turns", "5") == 0
+    kept = json.loads((state / "current.json").read_text())
+    assert len(kept["events"]) >= 6 and kept["game"] == "azul-kids"
+    # --players and --side are the new game's: the resumed one keeps its own.
+    assert demo_kids(state, tmp_path / "b", "--seed", "4", "--players", "4", "--side", "master") == 0
+    assert "Resumed the unfinished game" in caplog.text
+    (finished,) = (state / "games").glob("*.json")
+    record = json.loads(finished.read_text())
+    assert record["events"][:len(kept["events"])] == kept["events"]
+    assert kids_record.replay(record) == kids_truth("apprentice", 2, 4)
+
+
+def test_kids_demo_puts_a_broken_game_aside_and_starts_anew(tmp_path, capsys):
+    state = tmp_path / "state"
+    assert demo_kids(state, tmp_path / "a", "--seed", "4", "--turns", "3") == 0
+    path = state / "current.json"
+    path.write_text(path.read_text().replace('"player": 1', '"player": 0', 1))  # out of turn
+    assert demo_kids(state, tmp_path / "b", "--seed", "4") == 0
+    (aside,) = (state / "quarantine").glob("*.json")
+    assert "out of turn" in aside.with_suffix(".reason.txt").read_text()
+    assert len(list((state / "games").glob("*.json"))) == 1
+
+
+def test_kids_demo_leaves_an_unfinished_azul_game_alone(tmp_path, capsys):
+    state = tmp_path / "state"
+    assert main(["demo", "--headless", "--frames", str(tmp_path / "a"), "--table", "true", "--turns", "2",
+                 "--seed", "1", "--state-dir", str(state)]) == 0
+    before = (state / "current.json").read_bytes()
+    capsys.readouterr()
+    assert demo_kids(state, tmp_path / "b") == 2
+    assert "unfinished game of Azul" in capsys.readouterr().err
+    assert (state / "current.json").read_bytes() == before

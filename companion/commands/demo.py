@@ -103,10 +103,14 @@ def run(args: argparse.Namespace) -> int:
 
 def run_kids(args: argparse.Namespace) -> int:
     """The Azul Kids demo: bots on a simulated Kids table, read back by the Kids tracker."""
-    if args.state_dir is not None:
-        print(_("demo: --state-dir is not yet supported with --game kids"), file=sys.stderr)
+    from companion.store import StoreError
+    from companion.ui.kids.demo import kids_headless_demo, kids_window_demo, open_kids_keeping
+
+    try:
+        keeping = open_kids_keeping(args.state_dir, echo=args.events) if args.state_dir else None
+    except (StoreError, OSError) as error:
+        print(_("demo: {path}: {error}").format(path=args.state_dir, error=error), file=sys.stderr)
         return 2
-    from companion.ui.kids.demo import kids_headless_demo, kids_window_demo
 
     if not args.headless and not has_screen():
         args.headless = True
@@ -116,11 +120,12 @@ def run_kids(args: argparse.Namespace) -> int:
             path=args.frames), file=sys.stderr)
     if args.headless:
         frames = kids_headless_demo(args.frames, players=args.players, side=args.side, seed=args.seed,
-                                    size=args.size, turns=args.turns, table=args.table)
-        print(_("{n} screenshots in {path}").format(n=len(frames), path=args.frames))
+                                    size=args.size, turns=args.turns, table=args.table, keeping=keeping)
+        print(_("{n} screenshots in {path}").format(n=len(frames), path=args.frames),
+              file=sys.stderr if args.events else sys.stdout)
         return 0
     return kids_window_demo(players=args.players, side=args.side, seed=args.seed, size=args.size,
-                            pace=args.pace, fullscreen=args.fullscreen, table=args.table)
+                            pace=args.pace, fullscreen=args.fullscreen, table=args.table, keeping=keeping)
 
 
 def has_screen() -> bool:

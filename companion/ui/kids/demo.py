@@ -7,7 +7,13 @@ The same three swappable stages as the base demo (companion/ui/demo.py)::
 - :class:`KidsTrueTable`: the perfect recogniser of companion.sim.kids (no frame).
 - :class:`KidsCameraTable`: each frame drawn by vision/synth/kids.py and read back by
   vision/kids (recognise_kids), as at a real table.
-- :class:`KidsTrackerReader`: companion.kids_tracker, fed every sight in turn.
+- :class:`KidsTrackerReader`: companion.kids_tracker, fed every sight in turn; with
+  ``results``, a game it sees end is handed over once.
+
+With a :class:`~companion.ui.demo.Keeping` (``--state-dir``) the game is kept as the base
+demo keeps its games: every accepted event is appended to the store (fsynced) before the
+tracker moves on, an unfinished Kids game is resumed from it (the bots replay, unseen, what
+the record holds), and a finished one leaves through :class:`~companion.results.Results`.
 """
 
 from __future__ import annotations
@@ -20,12 +26,16 @@ from typing import Any, Protocol
 import numpy as np
 
 from companion.kids_tracker import KidsTracker, canonical
+from companion.results import FileResults, Results
+from companion.rules import kids_record
 from companion.rules.kids import BOWLS, COLORS, Fill, KidsState, KidsTake
 from companion.rules.kids_board import KidsBoard, example_boards
-from companion.rules.kids_record import KidsRecord
+from companion.rules.kids_record import KidsRecord, PlayerTake
+from companion.session import KIDS, EchoSink, resume_game, start_kids_game
 from companion.sim.kids import KidsTable, kids_observation, still_tables, table_of
-from companion.ui.demo import Sight, thumbnail
-from companion.ui.kids.view import CelebrationWatch, KidsTableView, build_kids_view
+from companion.store import GameStore
+from companion.ui.demo import Keeping, Sight, thumbnail
+from companion.ui.kids.view import CelebrationWatch, KidsTableView, build_kids_view, enter_command, entered
 from companion.ui.screens.base import Settings
 
 log = logging.getLogger(__name__)
@@ -42,6 +52,27 @@ def kids_boards(side: str, players: int) -> tuple[KidsBoard, ...]:
 
 def kids_settings(side: str, players: int) -> Settings:
     return Settings(KIDS_NAMES[:players], side, game="kids")
+
+
+def open_kids_keeping(folder: Path, echo: bool = False) -> Keeping:
+    """The store in ``folder`` and the unfinished Kids game found there, if any.
+
+    StoreError (from :func:`~companion.session.resume_game`) when an unfinished game of
+    Azul is there: it is left alone.
+    """
+    store = GameStore(folder)
+    resumption = resume_game(store, KIDS)
+    for message in resumption.messages:
+        log.warning("%s", message)
+    return Keeping(store, resumption, echo)
+
+
+def kept_settings(keeping: Keeping | None, side: str, players: int) -> Settings:
+    """The resumed game's players and side, else a new game's."""
+    record = keeping.resumption.record if keeping is not None else None
+    if isinstance(record, KidsRecord):
+        return Settings(tuple(record.players), record.variant, game="kids")
+    return kids_settings(side, players)
 
 
 # --- bots --------------------------------------------------------------------------
@@ -199,12 +230,19 @@ class KidsReader(Protocol):
 
 
 class KidsTrackerReader:
-    """The Kids tracker, fed every sight in turn."""
+    """The Kids tracker, fed every sight in turn; entries (:func:`enter_command`) go to its
+    ``enter``, other commands to ``act``.
 
-    def __init__(self, tracker: Any) -> None:
+    With ``results``, a game the tracker sees end is handed over once (kept as a file today).
+    """
+
+    def __init__(self, tracker: Any, results: Results | None = None) -> None:
         self.tracker = tracker
+        self.results = results
+        self.published: str | None = None
 
     game = property(lambda self: self.tracker.game)
+    record = property(lambda self: self.tracker.record)
     prompt = property(lambda self: self.tracker.prompt)
     warnings = property(lambda self: self.tracker.warnings)
     last = property(lambda self: self.tracker.last)
@@ -213,19 +251,36 @@ class KidsTrackerReader:
         outcomes = []
         for sight in sights:
             outcomes.extend(self.tracker.observe(sight.observation))
+        self.publish_if_over()
         return outcomes
 
     def act(self, action: str) -> list:
-        return self.tracker.act(action)
+        entry = entered(action)
+        outcomes = self.tracker.act(action) if entry is None else self.tracker.enter(entry)
+        self.publish_if_over()
+        return outcomes
+
+    def publish_if_over(self) -> None:
+        """Hand the game to the results once it is over (a resumed game may be over already)."""
+        if self.results is None or self.published is not None or not self.tracker.game.is_over():
+            return
+        self.published = self.results.publish(
+            kids_record.to_json(self.tracker.record), kids_record.summary(self.tracker.game))
 
 
 class KidsDemoPipeline:
     """Bots play ``settings`` (variant = the side) on a true KidsState; the stage and the
     reader show what the companion sees.
 
-    As in the base demo, while the tracker asks, each step answers as the players would
-    (Next until the true event is highlighted, then Confirm); while it lags behind the
-    table, the camera looks again (up to ``patience`` steps), then play goes on.
+    The simulated players behave as in the base demo (companion/ui/demo.py DemoPipeline):
+    while the tracker asks, each step answers (Next until the true event is highlighted, then
+    Confirm, or "none of these" and the true event entered from the list); while it has not
+    caught up with the table, they wait and the camera keeps looking (up to ``patience``
+    steps), then they tell it what it missed. An event on screen that did not happen they
+    take back with Undo and, if the tracker takes it again, put right by hand.
+
+    ``boards``: one per seat (default: the example boards of the side); ``resume_after``: a
+    resumed game, whose first events the bots replay unseen.
     """
 
     def __init__(
@@ -237,10 +292,12 @@ class KidsDemoPipeline:
         *,
         patience: int = 4,
         bot: str = "greedy",
+        boards: tuple[KidsBoard, ...] | None = None,
+        resume_after: int = 0,
     ) -> None:
         self.settings = settings
         self.rng = random.Random(seed)
-        self.boards = kids_boards(settings.variant, len(settings.names))
+        self.boards = boards if boards is not None else kids_boards(settings.variant, len(settings.names))
         self.game = KidsState(settings.variant, self.boards)
         self.bot = (GreedyKidsBot if bot == "greedy" else RandomKidsBot)(self.rng)
         self.stage = stage if stage is not None else kids_table_stage("camera", self.boards, seed)
@@ -255,23 +312,38 @@ class KidsDemoPipeline:
         self.truth: KidsTake | Fill | None = None
         self.turns = 0
         self.waited = 0
+        self.told = 0  # events the players entered by hand
+        self.history: list[KidsTake | Fill] = []  # the true events so far
+        self.undone: set[int] = set()  # record lengths at which the players pressed Undo
         self.frame: np.ndarray | None = None
+        for _event in range(resume_after):
+            self._play()
         self.watch = CelebrationWatch()
         self.watch.check(self.reader.game)
         self.celebration = None
         self._last_table = table_of(self.game)
 
     def first(self) -> KidsTableView:
+        publish = getattr(self.reader, "publish_if_over", None)
+        if publish is not None:
+            publish()  # a resumed game that ended before it could be handed over
         return self._view()
 
     def step(self) -> KidsTableView | None:
         if self.reader.prompt is not None and self._answer():
             return self._view()
-        if self.reader.game != self.game and self.waited < self.patience:
+        wrong = self._misled()
+        if wrong is not None:
+            self._put_right(wrong)
+            return self._view()
+        behind = self.reader.game != self.game
+        if behind and self.waited < self.patience:
             self.waited += 1
             self._show([self._last_table])
             return self._view()
         self.waited = 0
+        if behind and self._tell():
+            return self._view()
         if self.game.is_over():
             return None
         before = self.game.copy()
@@ -289,7 +361,50 @@ class KidsDemoPipeline:
             self.turns += 1
         self.game.push(event)
         self.truth = event
+        self.history.append(event)
         return event
+
+    def _accepted(self) -> list[KidsTake | Fill] | None:
+        """The events the tracker's record holds, as the rules see them (None: no record)."""
+        record = getattr(self.reader, "record", None)
+        if record is None:
+            return None
+        return [canonical(e.move if isinstance(e, PlayerTake) else e) for e in record.events]
+
+    def _missing(self) -> int | None:
+        """The index of the first true event the tracker has not accepted, if all it accepted is true."""
+        accepted = self._accepted()
+        if accepted is None or len(accepted) >= len(self.history):
+            return None
+        if any(a != canonical(t) for a, t in zip(accepted, self.history, strict=False)):
+            return None
+        return len(accepted)
+
+    def _misled(self) -> int | None:
+        """The length of the record when the tracker holds an event that did not happen."""
+        accepted = self._accepted()
+        if accepted is None:
+            return None
+        if any(a != canonical(t) for a, t in zip(accepted, self.history, strict=False)):
+            return len(accepted)
+        return None
+
+    def _put_right(self, length: int) -> None:
+        """Undo the wrong event; if the tracker took it again, undo and say what really happened."""
+        again = length in self.undone
+        self.undone.add(length)
+        self.reader.act("undo")
+        if again:
+            self._tell()
+
+    def _tell(self) -> bool:
+        """Enter the first true event the tracker missed, as people do from the "none of these" list."""
+        index = self._missing()
+        if index is None:
+            return False
+        self.told += 1
+        self.reader.act(enter_command(self.history[index]))
+        return True
 
     def act(self, action: str) -> KidsTableView | None:
         self.reader.act(action)
@@ -305,17 +420,19 @@ class KidsDemoPipeline:
         self.reader.read(sights)
 
     def _answer(self) -> bool:
+        """Answer the tracker's question as the players would; False if they cannot tell yet."""
         prompt = self.reader.prompt
+        index = self._missing()
+        target = self.truth if index is None else self.history[index]
         candidates = [canonical(c) for c in prompt.candidates]
-        truth = canonical(self.truth) if self.truth is not None else None
-        if truth not in candidates:
-            log.info("the tracker asks without the true event %s among %s", truth, candidates)
-            return False
-        if candidates.index(truth) != prompt.selected:
-            self.reader.act("next")
-        else:
-            self.reader.act("confirm")
-        return True
+        if target is not None and canonical(target) in candidates:
+            if candidates.index(canonical(target)) != prompt.selected:
+                self.reader.act("next")
+            else:
+                self.reader.act("confirm")
+            return True
+        log.info("the tracker asks without the true event %s among %s", target, candidates)
+        return self._tell()
 
     def _view(self) -> KidsTableView:
         reader = self.reader
@@ -344,8 +461,12 @@ def kids_demo_app(
     pace: float,
     table: str = "camera",
     end_seconds: float | None = 15.0,
+    keeping: Keeping | None = None,
 ) -> tuple[Any, list[KidsDemoPipeline]]:
-    """A Kids app whose games bots play; also returns the pipelines it made (newest last)."""
+    """A Kids app whose games bots play; also returns the pipelines it made (newest last).
+
+    With ``keeping`` the first game goes on with the unfinished one found there, if any.
+    """
     from companion.ui.kids.app import KidsApp  # noqa: PLC0415
 
     made: list[KidsDemoPipeline] = []
@@ -353,7 +474,22 @@ def kids_demo_app(
     def session(chosen: Settings) -> KidsDemoPipeline:
         game_seed = None if seed is None else seed + len(made)
         boards = kids_boards(chosen.variant, len(chosen.names))
-        pipeline = KidsDemoPipeline(chosen, game_seed, kids_table_stage(table, boards, game_seed))
+        reader, resume_after = None, 0
+        if keeping is not None:
+            record = keeping.resumption.record if not made else None
+            if not isinstance(record, KidsRecord):
+                record = start_kids_game(keeping.store, chosen.names, chosen.variant, boards)
+            boards, resume_after = record.boards, len(record.events)
+            sink = EchoSink(keeping.store) if keeping.echo else keeping.store
+            reader = KidsTrackerReader(KidsTracker(record, sink), FileResults(keeping.store))
+        pipeline = KidsDemoPipeline(
+            chosen,
+            game_seed,
+            kids_table_stage(table, boards, game_seed),
+            reader=reader,
+            boards=boards,
+            resume_after=resume_after,
+        )
         made.append(pipeline)
         return pipeline
 
@@ -373,6 +509,7 @@ def kids_headless_demo(
     turns: int | None = None,
     pace: float = 1.0,
     table: str = "camera",
+    keeping: Keeping | None = None,
 ) -> list[Path]:
     """Play and write a screenshot whenever the screen changes, until ``turns`` takes or the end."""
     import pygame  # noqa: PLC0415
@@ -381,8 +518,10 @@ def kids_headless_demo(
     from companion.ui.kids.screens import KidsEndScreen  # noqa: PLC0415
 
     pygame.font.init()
-    settings = kids_settings(side, players)
-    app, made = kids_demo_app(settings, size, seed=seed, threaded=False, pace=pace, table=table)
+    settings = kept_settings(keeping, side, players)
+    app, made = kids_demo_app(
+        settings, size, seed=seed, threaded=False, pace=pace, table=table, keeping=keeping
+    )
     surface = pygame.Surface(size)
     frames: list[Path] = []
     app.start(settings)
@@ -410,9 +549,12 @@ def kids_window_demo(
     pace: float = 1.2,
     fullscreen: bool = False,
     table: str = "camera",
+    keeping: Keeping | None = None,
 ) -> int:
     from companion.ui.app import run_window  # noqa: PLC0415
 
-    settings = kids_settings(side, players)
-    app, _made = kids_demo_app(settings, size, seed=seed, threaded=True, pace=pace, table=table)
+    settings = kept_settings(keeping, side, players)
+    app, _made = kids_demo_app(
+        settings, size, seed=seed, threaded=True, pace=pace, table=table, keeping=keeping
+    )
     return run_window(app, fullscreen=fullscreen, first=lambda: app.start(settings))

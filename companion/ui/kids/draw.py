@@ -36,6 +36,7 @@ BOWL_FLOOR_RGB: Color = (216, 204, 234)
 GOLD: Color = (255, 204, 48)
 WHITE: Color = (255, 255, 255)
 DARK: Color = (30, 30, 36)
+MAX_DOTS = 10  # more pages than this: a track with a knob instead of dots
 
 
 def _dim(rgb: Color, t: float = 0.65, to: Color = (70, 74, 86)) -> Color:
@@ -435,6 +436,54 @@ def icon(canvas: Canvas, kind: str, rect: pygame.Rect, rgb: Color = WHITE) -> No
         pygame.draw.circle(surface, DARK, body.center, s * 0.15)
         pygame.draw.rect(surface, rgb, pygame.Rect(cx - s * 0.12, body.top - s * 0.1, s * 0.24, s * 0.12))
     canvas.log.append(Drawn("icon", rect.copy(), text=kind))
+
+
+def none_of_these(canvas: Canvas, rect: pygame.Rect) -> None:
+    """"None of these": a card crossed out in red, an arrow, and every tile shape (all the others)."""
+    surface = canvas.surface
+    h = rect.height
+    unit = min(h, rect.width / 3.4)
+    card = pygame.Rect(0, 0, unit * 0.9, unit * 0.7)
+    card.center = (round(rect.centerx - unit * 1.15), rect.centery)
+    pygame.draw.rect(surface, (200, 204, 214), card, border_radius=max(2, round(unit / 12)))
+    for k, color in enumerate(("red", "blue")):
+        tile(canvas, color, (card.left + card.width * (0.32 + 0.36 * k), card.centery), unit * 0.28)
+    w = max(3, round(unit / 10))
+    cross = card.inflate(unit * 0.1, unit * 0.1)
+    for a, b in ((cross.topleft, cross.bottomright), (cross.bottomleft, cross.topright)):
+        pygame.draw.line(surface, (230, 56, 60), a, b, w)
+    arrow = pygame.Rect(0, 0, unit * 0.6, unit * 0.6)
+    arrow.center = rect.center
+    icon(canvas, "next", arrow)
+    grid = pygame.Rect(0, 0, unit * 0.9, unit * 0.9)
+    grid.center = (round(rect.centerx + unit * 1.15), rect.centery)
+    for k, color in enumerate(COLORS):
+        r, c = divmod(k, 2)
+        at = (grid.left + grid.width * (0.25 + 0.5 * c), grid.top + grid.height * (0.25 + 0.5 * r))
+        tile(canvas, color, at, unit * 0.4)
+    canvas.log.append(Drawn("icon", rect.copy(), text="none"))
+
+
+def page_dots(canvas: Canvas, rect: pygame.Rect, pages: int, page: int) -> None:
+    """Where the page shown is among ``pages``: one dot per page (the page shown filled), or,
+    when there are too many pages for dots, a track with a knob where the page is."""
+    if pages < 2:
+        return
+    if pages <= MAX_DOTS:
+        size = min(rect.height * 0.5, rect.width / (pages * 1.6))
+        for k in range(pages):
+            at = (rect.centerx + (k - (pages - 1) / 2) * size * 1.6, rect.centery)
+            ring = 0 if k == page else max(1, round(size / 6))  # 0: filled
+            pygame.draw.circle(canvas.surface, WHITE, at, size / 2, ring)
+    else:
+        track = pygame.Rect(0, 0, rect.width, max(4, rect.height // 6))
+        track.center = rect.center
+        pygame.draw.rect(canvas.surface, _dim(WHITE, 0.6), track, border_radius=track.height // 2)
+        knob = max(track.height * 2, track.width / pages)
+        left = track.left + (track.width - knob) * page / (pages - 1)
+        handle = pygame.Rect(left, rect.centery - track.height, knob, track.height * 2)
+        pygame.draw.rect(canvas.surface, WHITE, handle, border_radius=track.height)
+    canvas.log.append(Drawn("pages", rect.copy(), text=f"{page + 1}/{pages}"))
 
 
 def _box(center: tuple[float, float], size: float) -> pygame.Rect:

@@ -14,6 +14,7 @@ from companion.kids_tracker import Prompt, Warning
 from companion.rules.kids import KidsState, KidsTake
 from companion.ui.kids.app import KidsApp
 from companion.ui.kids.demo import GreedyKidsBot, kids_boards, kids_settings
+from companion.ui.kids.entry import OTHER, KidsEntryScreen
 from companion.ui.kids.screens import (
     CelebrationScreen,
     KidsEndScreen,
@@ -22,9 +23,10 @@ from companion.ui.kids.screens import (
     KidsWarningScreen,
 )
 from companion.ui.kids.view import Celebration, KidsTableView, build_kids_view
+from companion.ui.screens.base import Action
 from companion.ui.widgets import Canvas
 
-SCREENS = ("table", "prompt", "warning", "celebration", "end")
+SCREENS = ("table", "prompt", "none", "warning", "celebration", "end", "entry", "entry-options", "entry-fill")
 
 
 def sample_game(players: int, side: str, takes: int | None, seed: int = 3) -> KidsState:
@@ -39,6 +41,17 @@ def sample_game(players: int, side: str, takes: int | None, seed: int = 3) -> Ki
         else:
             game.push(bot.choose(game))
             done += 1
+    return game
+
+
+def fill_due(players: int, side: str, seed: int = 3) -> KidsState:
+    """A game played until the bowls are empty again after the first fill."""
+    rng = random.Random(seed)
+    game = KidsState(side, kids_boards(side, players))
+    bot = GreedyKidsBot(rng)
+    game.push(game.draw_fill(rng))
+    while not game.needs_fill:
+        game.push(bot.choose(game))
     return game
 
 
@@ -77,8 +90,13 @@ def sample_view(name: str, players: int, side: str) -> KidsTableView:
     names = kids_settings(side, players).names
     if name == "end":
         return build_kids_view(sample_game(players, side, None), names)
-    game = sample_game(players, side, 4 * players + 1)
-    if name == "prompt":
+    if name == "entry-fill":
+        game = fill_due(players, side)
+        prompt = Prompt((game.draw_fill(random.Random(5)),), 0, None)
+        return build_kids_view(game, names, prompt=prompt)
+    # The list of every take is longest just after a fill.
+    game = sample_game(players, side, 0 if name.startswith("entry") else 4 * players + 1)
+    if name in ("prompt", "none", "entry", "entry-options"):
         prompt = Prompt(_ambiguous(game), 0, game.turn)
         return build_kids_view(game, names, prompt=prompt)
     if name == "warning":
@@ -120,6 +138,20 @@ def render(
         for screen in app.stack:
             if isinstance(screen, CelebrationScreen):
                 screen.elapsed = elapsed
+    if name == "none":  # "none of these" highlighted, as Next from the last candidate leaves it
+        prompt = app.top
+        assert isinstance(prompt, KidsPromptScreen)
+        prompt.other = True
+    if name.startswith("entry"):
+        app.action(Action(OTHER, "touch"))
+        entry = app.top
+        assert isinstance(entry, KidsEntryScreen)
+        if name == "entry-options":
+            # The take with the most ways of placing (master); the apprentice side has none.
+            wide = max(range(len(entry.groups)), key=lambda i: len(entry.groups[i]))
+            if len(entry.groups[wide]) > 1:
+                entry.press(f"group:{wide}")
+                entry.focus = 1
     surface = pygame.Surface(size)
     canvas = app.draw(surface)
     return surface, canvas, app
@@ -128,7 +160,11 @@ def render(
 SCREEN_TYPES = {
     "table": KidsTableScreen,
     "prompt": KidsPromptScreen,
+    "none": KidsPromptScreen,
     "warning": KidsWarningScreen,
     "celebration": CelebrationScreen,
     "end": KidsEndScreen,
+    "entry": KidsEntryScreen,
+    "entry-options": KidsEntryScreen,
+    "entry-fill": KidsEntryScreen,
 }

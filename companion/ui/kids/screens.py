@@ -5,9 +5,11 @@
   and every board with its animal; the player to move is the big animal over the tray
   and their board is framed in their colour.
 - :class:`KidsPromptScreen`: the tracker's question as picture cards (bowl number as
-  dots, the tiles' shape and count, the animal and picture they went to).
+  dots, the tiles' shape and count, the animal and picture they went to), and a last
+  "none of these" card that opens every legal event (companion/ui/kids/entry.py).
 - :class:`KidsWarningScreen`: a tile on the wrong shape, circled on its board, with the
-  right shape beside it; other problems as a picture with the tracker's words.
+  right shape beside it; other problems as a picture with the tracker's words; a "none of
+  these" button opens every legal event as on the prompt.
 - :class:`CelebrationScreen`: a picture completed: it fills the screen and its stars burst.
 - :class:`KidsEndScreen`: the winner's animal under confetti, every player's stars.
 """
@@ -21,8 +23,9 @@ import pygame
 
 from companion.rules.kids import BIG
 from companion.ui import theme
-from companion.ui.kids import draw
-from companion.ui.kids.view import Candidate, Celebration, KidsTableView
+from companion.ui.kids import cards, draw
+from companion.ui.kids.entry import OTHER, KidsEntryScreen
+from companion.ui.kids.view import Celebration, KidsTableView
 from companion.ui.layout import columns, grid, rows
 from companion.ui.screens.base import Action, Screen
 from companion.ui.widgets import Canvas, Drawn
@@ -173,17 +176,51 @@ class _Overlay(Screen):
 
 
 class KidsPromptScreen(_Overlay):
-    """The tracker asks: which of these happened? Cards, arrows and a tick; no words."""
+    """The tracker asks: which of these happened? Cards, arrows and a tick; no words.
+
+    The last card, "none of these" (a card crossed out, and every tile shape), opens the list
+    of every legal event (:class:`~companion.ui.kids.entry.KidsEntryScreen`). The tracker
+    knows only its candidates, so the screen keeps that card's highlight itself: Next from
+    the last candidate lands on it, Next again wraps to the first.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.other = False  # "none of these" is highlighted
+
+    def on_view(self, view: KidsTableView) -> None:  # type: ignore[override]
+        if view.prompt is None:
+            self.other = False
 
     def handle(self, action: Action) -> bool:
         assert self.host is not None
         view = self.view()
-        if action.name.startswith("pick:") and view is not None and view.prompt is not None:
-            delta = int(action.name.removeprefix("pick:")) - view.prompt.selected
+        prompt = view.prompt if view is not None else None
+        if action.name == OTHER or (action.name == "confirm" and self.other):
+            self.other = False
+            self.host.push(KidsEntryScreen())
+            return True
+        if action.name.startswith("pick:") and prompt is not None:
+            self.other = False
+            delta = int(action.name.removeprefix("pick:")) - prompt.selected
             for _step in range(abs(delta)):
                 self.host.send("next" if delta > 0 else "previous")
             return True
-        if action.name in ("confirm", "next", "previous", "undo"):
+        if action.name in ("next", "previous") and prompt is not None:
+            last = len(prompt.candidates) - 1
+            forward = action.name == "next"
+            if self.other:
+                self.other = False
+                if forward:
+                    self.host.send("next")  # the tracker wraps from the last candidate to the first
+            elif prompt.selected == (last if forward else 0):
+                self.other = True
+                if not forward:
+                    self.host.send("previous")  # ... and from the first to the last, above this card
+            else:
+                self.host.send(action.name)
+            return True
+        if action.name in ("confirm", "undo"):
             self.host.send(action.name)
             return True
         return action.name != "menu"
@@ -203,19 +240,26 @@ class KidsPromptScreen(_Overlay):
         if prompt.player is not None:
             draw.animal(canvas, prompt.player, who)
         draw.icon(canvas, "question", ask, theme.ACCENT)
+        count = len(prompt.candidates) + 1  # the candidates, then "none of these"
+        chosen = len(prompt.candidates) if self.other else prompt.selected
         card_h = max(m.touch, min(m.dp(110), body.height // 2 - m.pad))
         space = max(1, (body.height + m.pad) // (card_h + m.pad))
-        first = min(max(0, prompt.selected - space + 1), max(0, len(prompt.candidates) - space))
-        for i in range(first, min(len(prompt.candidates), first + space)):
+        first = min(max(0, chosen - space + 1), max(0, count - space))
+        for i in range(first, min(count, first + space)):
             card = pygame.Rect(body.left, body.top + (i - first) * (card_h + m.pad), body.width, card_h)
-            selected = i == prompt.selected
+            selected = i == chosen
             canvas.panel(
                 card,
                 theme.BUTTON_SELECTED if selected else theme.PANEL_LIGHT,
                 border=theme.FOCUS if selected else None,
             )
-            self._card(canvas, card.inflate(-2 * m.pad, -m.pad), view, prompt.candidates[i])
-            canvas.target(card, f"pick:{i}")
+            inside = card.inflate(-2 * m.pad, -m.pad)
+            if i < len(prompt.candidates):
+                cards.candidate(canvas, inside, view, prompt.candidates[i])
+                canvas.target(card, f"pick:{i}")
+            else:
+                draw.none_of_these(canvas, inside)
+                canvas.target(card, OTHER)
         previous, following, confirm = columns(buttons, [1.0, 1.0, 1.4], m.pad)
         for rect, kind, rgb in (
             (previous, "previous", theme.BUTTON),
@@ -226,50 +270,6 @@ class KidsPromptScreen(_Overlay):
             draw.icon(canvas, kind, rect.inflate(-m.dp(10), -m.dp(10)))
             canvas.target(rect, kind)
 
-    def _card(self, canvas: Canvas, rect: pygame.Rect, view: KidsTableView, candidate: Candidate) -> None:
-        m = canvas.metrics
-        h = rect.height
-        if candidate.bowls:  # a fill: the five bowls as they were filled
-            for number, (cell, tiles) in enumerate(
-                zip(grid(rect, 5, 5, m.pad), candidate.bowls, strict=True), 1
-            ):
-                counts = tuple(tiles.count(c) for c in draw.COLORS)
-                draw.bowl(canvas, cell.center, min(cell.width, cell.height) * 0.42, counts, number=number)
-            return
-        bowl_cell, tiles_cell, rest = columns(rect, [h, min(rect.width // 3, h * 2), 1.0], m.pad)
-        counts = tuple(candidate.tiles if c == candidate.color else 0 for c in draw.COLORS)
-        if candidate.source is not None:
-            draw.tray_icon(canvas, bowl_cell.center, h * 0.46, candidate.source)
-        if candidate.color is not None:
-            self._tiles(canvas, tiles_cell, candidate.color, sum(counts))
-        if not candidate.placements:
-            return
-        spots = columns(rest, [1.0] * len(candidate.placements), m.pad)
-        for (seat, picture, _tiles), spot in zip(candidate.placements, spots, strict=True):
-            face, board_rect = columns(spot, [min(h * 0.6, spot.width // 3), 1.0], m.dp(4))
-            draw.animal(canvas, seat, face)
-            info = view.seats[seat]
-            draw.board(
-                canvas,
-                view.boards[seat],
-                info.filled,
-                board_rect,
-                highlight=picture,
-                done=info.done,
-                only=picture if view.variant == "master" else None,
-            )
-
-    def _tiles(self, canvas: Canvas, rect: pygame.Rect, color: str, count: int) -> None:
-        size = min(rect.height * 0.7, rect.width / max(1, min(count, 5)) * 0.95)
-        per_row = max(1, min(count, int(rect.width // size)))
-        rows_n = math.ceil(count / per_row)
-        size = min(size, rect.height / rows_n * 0.95)
-        for k in range(count):
-            r, c = divmod(k, per_row)
-            x = rect.left + size * (c + 0.5) * 1.02
-            y = rect.centery + (r - (rows_n - 1) / 2) * size
-            draw.tile(canvas, color, (x, y), size * 0.92)
-
 
 class KidsWarningScreen(_Overlay):
     """A problem at the table, shown as a picture; it goes when the table is put right."""
@@ -278,6 +278,10 @@ class KidsWarningScreen(_Overlay):
         assert self.host is not None
         if action.name in ("hide", "confirm"):
             self.host.pop(self)
+            return True
+        if action.name == OTHER:
+            self.host.pop(self)
+            self.host.push(KidsEntryScreen())
             return True
         if action.name == "undo":
             self.host.send("undo")
@@ -344,6 +348,13 @@ class KidsWarningScreen(_Overlay):
         canvas.panel(hide, theme.GOOD)
         draw.icon(canvas, "confirm", hide.inflate(-m.dp(8), -m.dp(8)))
         canvas.target(hide, "hide")
+        if view.moves or view.fill_sizes:
+            # "None of these" here too: what happened, picked from every legal event.
+            other = pygame.Rect(0, 0, min(m.touch * 4, hide.left - back.right - 2 * m.pad), m.touch)
+            other.center = ((back.right + hide.left) // 2, buttons.centery)
+            canvas.panel(other, theme.BUTTON)
+            draw.none_of_these(canvas, other.inflate(-m.dp(8), -m.dp(6)))
+            canvas.target(other, OTHER)
 
 
 def _burst(

@@ -3,16 +3,22 @@
 :func:`build_kids_view` turns the Kids engine state and the tracker's question, warnings
 and last event into a :class:`KidsTableView`; screens only draw it. The tracker's objects
 are read by attribute, so a fake with the contract's fields works too.
+
+While the tracker asks or warns, the view also lists every legal take (``moves``, as the
+prompt's cards) or, when a fill is due, how many tiles each bowl gets: the display's "none
+of these" offers them, and :func:`enter_command` tells the tracker which one happened.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
 from companion.rules.kids import BIG, BOWLS, COLORS, SHAPE_OF, Fill, KidsOutcome, KidsState, KidsTake
 from companion.rules.kids_board import KidsBoard
+from companion.ui.view import ENTER
 
 
 @dataclass(frozen=True)
@@ -69,6 +75,9 @@ class KidsTableView:
     outcome: KidsOutcome | None = None
     status: str = ""
     frame: Any = None  # an RGB thumbnail of the camera frame, if any
+    events: int = 0  # events played so far: a new number means the game moved on
+    moves: tuple[Candidate, ...] = ()  # every legal take, while the tracker asks or warns
+    fill_sizes: tuple[int, ...] = ()  # the tiles each small bowl gets, when a fill is due
 
     @property
     def over(self) -> bool:
@@ -118,6 +127,7 @@ def build_kids_view(
             for s, counts in zip(sources, bowls, strict=True)
             if any(n and c in fits for c, n in zip(COLORS, counts, strict=True))
         )
+    asking = prompt is not None or bool(warnings)
     return KidsTableView(
         game.variant,
         game.boards,
@@ -131,30 +141,61 @@ def build_kids_view(
         celebration=celebration,
         outcome=game.outcome(),
         frame=frame,
+        events=len(game.move_stack),
+        moves=tuple(_candidate(game, m) for m in game.generate_legal_moves()) if asking else (),
+        fill_sizes=game.fill_sizes() if game.needs_fill and not over else (),
     )
 
 
 def _prompt_view(game: KidsState, prompt: Any) -> PromptView | None:
     if prompt is None:
         return None
-    candidates = []
-    for event in prompt.candidates:
-        if isinstance(event, Fill):
-            candidates.append(Candidate(event, bowls=event.bowls))
-            continue
-        try:
-            result = game.result(event)
-        except Exception:
-            candidates.append(Candidate(event, event.source, event.color))
-            continue
-        board_of = game.boards
-        placements = tuple(
-            (p.seat, None if p.picture is None else board_of[p.seat].pictures[p.picture].id, p.tiles)
-            for p in result.placements
-            if p.tiles
-        )
-        candidates.append(Candidate(event, event.source, event.color, result.tiles, placements))
-    return PromptView(tuple(candidates), prompt.selected, prompt.player)
+    return PromptView(tuple(_candidate(game, e) for e in prompt.candidates), prompt.selected, prompt.player)
+
+
+def _candidate(game: KidsState, event: KidsTake | Fill) -> Candidate:
+    if isinstance(event, Fill):
+        return Candidate(event, bowls=event.bowls)
+    try:
+        result = game.result(event)
+    except Exception:
+        return Candidate(event, event.source, event.color)
+    placements = tuple(
+        (p.seat, None if p.picture is None else game.boards[p.seat].pictures[p.picture].id, p.tiles)
+        for p in result.placements
+        if p.tiles
+    )
+    return Candidate(event, event.source, event.color, result.tiles, placements)
+
+
+def enter_command(event: KidsTake | Fill) -> str:
+    """The command telling the tracker that ``event`` happened (a take is the player to move's)."""
+    if isinstance(event, Fill):
+        return ENTER + json.dumps({"fill": [list(bowl) for bowl in event.bowls]})
+    return ENTER + json.dumps({"take": event.to_json()})
+
+
+def entered(command: str) -> KidsTake | Fill | None:
+    """The event an :func:`enter_command` carries, or None for any other command.
+
+    ValueError when the command is an entry but not one :func:`enter_command` writes.
+    """
+    if not command.startswith(ENTER):
+        return None
+    data = json.loads(command.removeprefix(ENTER))
+    (kind, body), = data.items() if isinstance(data, dict) and len(data) == 1 else (("", None),)
+    if kind == "fill" and isinstance(body, list) and all(
+        isinstance(b, list) and all(isinstance(c, str) for c in b) for b in body
+    ):
+        return Fill(tuple(tuple(b) for b in body))
+    if (
+        kind == "take"
+        and isinstance(body, dict)
+        and {"from", "color"} <= set(body) <= {"from", "color", "picture", "passed"}
+        and isinstance(body.get("passed", []), list)
+    ):
+        return KidsTake(body["from"], body["color"], body.get("picture"), tuple(body.get("passed", [])))
+    raise ValueError(f"not an entered Kids event: {command!r}")
 
 
 @dataclass
