@@ -83,6 +83,18 @@ def test_file_results_files_the_finished_game(tmp_path):
     assert json.loads(Path(where).read_text()) == EXAMPLE
 
 
+def test_a_resumed_game_that_had_ended_is_filed_when_the_tracker_takes_it_up(tmp_path):
+    from companion.ui.demo import make_reader
+    from companion.ui.screens.base import Settings
+
+    store = game_in_progress(tmp_path, EXAMPLE["events"])
+    resumption = resume_game(store)
+    reader = make_reader(Settings(tuple(resumption.record.players)), record=resumption.record,
+                         sink=store, results=FileResults(store))
+    assert reader.published is not None and Path(reader.published).parent.name == "games"
+    assert not store.has_current()
+
+
 # --- Azul Kids --------------------------------------------------------------------
 
 

@@ -141,6 +141,7 @@ class TrackerReader:
         self.tracker = tracker
         self.results = results
         self.published: str | None = None
+        self._publish_if_over()  # a resumed game that had already ended is filed at once
 
     game = property(lambda self: self.tracker.game)
     record = property(lambda self: self.tracker.record)
