@@ -19,8 +19,10 @@ import numpy as np
 from companion.i18n import _
 from companion.rules.kids_board import KidsBoard
 
-from .boards import BoardFind, BoardReading, find_board_quads, identify, read_board
+from .boards import BoardFind, BoardReading, identify, read_board
 from .bowls import BIG, BowlReading, find_tray, read_bowls
+from .frames import complete_frame, find_frames
+from .geometry import BOARD_H_MM, BOARD_W_MM
 from .tiles import UNKNOWN
 
 FORMAT = "azul-kids-observation/1"
@@ -61,13 +63,14 @@ def analyse_kids(frame: np.ndarray, boards: Sequence[KidsBoard]) -> KidsRecognit
     violet = cv2.inRange(hsv, _VIOLET_LO, _VIOLET_HI)
     violet = cv2.morphologyEx(violet, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
     min_area = 0.004 * small.shape[0] * small.shape[1]
-    quads, _rest = find_board_quads(violet, scale, min_area)
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-    found = []
-    for quad in quads:
-        board = identify(frame, gray, quad, definitions)
-        if board is not None:
-            found.append((board, read_board(frame, board)))
+    frames = find_frames(violet, min_area)
+    finds = _distinct([identify(frame, gray, quad / scale, definitions) for quad in frames.quads])
+    if finds and frames.open:
+        finds = _distinct(
+            finds + _completed(frame, gray, frames.open, finds=finds, scale=scale, definitions=definitions)
+        )
+    found = [(b, read_board(frame, b)) for b in finds]
     found = _seat_order(found)
     tray = find_tray(violet, scale, min_area, (w, h))
     bowls = read_bowls(frame, tray, None) if tray is not None else []
@@ -100,6 +103,46 @@ def _board_json(find: BoardFind, reading: BoardReading) -> dict:
         "pictures": pictures,
         "confidence": round(float(find.confidence), 3),
     }
+
+
+def _completed(
+    frame: np.ndarray,
+    gray: np.ndarray,
+    open_frames: list,
+    *,
+    finds: list[BoardFind],
+    scale: float,
+    definitions: tuple[KidsBoard, ...],
+) -> list[BoardFind]:
+    """Boards whose frame shows three sides, completed on the plane of the best board
+    found whole (every board lies on the same table)."""
+    plane = max(finds, key=lambda b: b.score).plane.h
+    out = []
+    for sides in open_frames:
+        full = [(p / scale, n) for p, n in sides]
+        quad = complete_frame(full, plane, (BOARD_W_MM, BOARD_H_MM))
+        if quad is None:
+            continue
+        centre = quad.mean(axis=0)
+        if any(
+            cv2.pointPolygonTest(f.quad.astype(np.float32), (float(centre[0]), float(centre[1])), False) >= 0
+            for f in finds
+        ):
+            continue  # a board already found whole
+        find = identify(frame, gray, quad, definitions)
+        if find is not None:
+            out.append(find)
+    return out
+
+
+def _distinct(finds: list[BoardFind | None]) -> list[BoardFind]:
+    """One find per board: of candidates lying on each other, the best matched."""
+    kept: list[BoardFind] = []
+    for find in sorted((f for f in finds if f is not None), key=lambda b: -b.score):
+        size = np.linalg.norm(find.quad[2] - find.quad[0])
+        if all(np.linalg.norm(find.center - k.center) > 0.3 * size for k in kept):
+            kept.append(find)
+    return kept
 
 
 def _seat_order(found: list) -> list:

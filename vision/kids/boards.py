@@ -1,4 +1,4 @@
-"""Kids player boards: found by their violet frame, named and turned upright by matching
+"""Kids player boards: found by their violet frame (frames.py), named and turned upright by matching
 every board definition's printed field outlines, then read field by field.
 
 A board definition places its fields in board-relative coordinates; once the frame's
@@ -11,17 +11,16 @@ the runner-up is the board's confidence.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 import cv2
 import numpy as np
 
 from companion.rules.kids_board import KidsBoard
-from vision.geometry import fit_quad
+from vision.geometry import apply_h
 
 from .colors import balance_gains, label_map
 from .geometry import BOARD_H_MM, BOARD_W_MM, Plane, board_point_mm, ellipse_through
-from .tiles import MIN_CONFIDENCE, UNKNOWN, read_faces
+from .tiles import MIN_CONFIDENCE, UNKNOWN, colour_masks, read_faces, tile_strength
 
 _MATCH_PX_PER_MM = 2.0
 _READ_PX_PER_MM = 2.5
@@ -40,6 +39,7 @@ class BoardFind:
     rotation: int
     confidence: float
     center: np.ndarray = field(default_factory=lambda: np.zeros(2))
+    score: float = 0.0  # how well the printed outlines matched (contrast in spreads)
 
 
 @dataclass
@@ -68,10 +68,22 @@ def field_centre_mm(f) -> np.ndarray:
     return np.array(board_point_mm(f.at)) if f.at is not None else field_outline_mm(f).mean(axis=0)
 
 
-@lru_cache(maxsize=32)
+_TEMPLATES: dict[int, tuple[KidsBoard, tuple[np.ndarray, np.ndarray]]] = {}
+
+
 def _template(board: KidsBoard) -> tuple[np.ndarray, np.ndarray]:
     """Masks at _MATCH_PX_PER_MM: where the board's outlines are printed, and the light
-    bands either side of them."""
+    bands either side of them (kept by identity: hashing a whole definition costs more
+    than the look-up saves)."""
+    kept = _TEMPLATES.get(id(board))
+    if kept is None or kept[0] is not board:
+        if len(_TEMPLATES) > 64:
+            _TEMPLATES.clear()
+        kept = _TEMPLATES[id(board)] = (board, _draw_template(board))
+    return kept[1]
+
+
+def _draw_template(board: KidsBoard) -> tuple[np.ndarray, np.ndarray]:
     s = _MATCH_PX_PER_MM
     size = (round(BOARD_H_MM * s), round(BOARD_W_MM * s))
     ink = np.zeros(size, np.uint8)
@@ -93,23 +105,41 @@ def _corner_homography(quad: np.ndarray, turn: int) -> np.ndarray:
 def identify(
     frame: np.ndarray, gray: np.ndarray, quad: np.ndarray, boards: tuple[KidsBoard, ...]
 ) -> BoardFind | None:
-    """Which definition, which way round, a board frame at image `quad` shows."""
+    """Which definition, which way round, a board frame at image `quad` shows. Only the
+    part of the board inside the photo is compared."""
     s = _MATCH_PX_PER_MM
     size = (round(BOARD_W_MM * s), round(BOARD_H_MM * s))
     to_mm = np.diag([1 / s, 1 / s, 1.0])
     scores = []
-    patches = {}
+    flats, valids = {}, {}
+    image_h, image_w = gray.shape[:2]
     for turn in range(4):
         h = _corner_homography(quad, turn)
         if turn < 2:  # one pixel more each way, so that the half turn below lines up exactly
             big = cv2.warpPerspective(
                 gray, h @ to_mm, (size[0] + 1, size[1] + 1), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
             )
-            patches[turn], patches[turn + 2] = big[:-1, :-1], big[::-1, ::-1][:-1, :-1]
-        # blurred: a frame found a millimetre or two off still matches its outlines
-        flat = cv2.GaussianBlur(patches[turn], (0, 0), 1.5).astype(np.float32).ravel()
+            # blurred: a frame found a millimetre or two off still matches its outlines
+            big = cv2.GaussianBlur(big, (0, 0), 1.5)
+            flats[turn] = big[:-1, :-1].astype(np.float32).ravel()
+            flats[turn + 2] = big[::-1, ::-1][:-1, :-1].astype(np.float32).ravel()
+            # where the photo is: its corners mapped back onto the board
+            corners = np.float64([[0, 0], [image_w - 1, 0], [image_w - 1, image_h - 1], [0, image_h - 1]])
+            inside = np.zeros((size[1] + 1, size[0] + 1), np.uint8)
+            back = apply_h(np.linalg.inv(h @ to_mm), corners)
+            if np.all(np.isfinite(back)) and _in_front(h @ to_mm, corners):
+                cv2.fillPoly(inside, [np.round(back * 16).astype(np.int32)], 1, cv2.LINE_8, shift=4)
+            else:
+                inside[:] = 1
+            valids[turn] = inside[:-1, :-1].ravel().astype(bool)
+            valids[turn + 2] = inside[::-1, ::-1][:-1, :-1].ravel().astype(bool)
+        flat, valid = flats[turn], valids[turn]
         for board in boards:
             ink, near = _template(board)
+            ink, near = ink[valid[ink]], near[valid[near]]
+            if len(ink) < 0.35 * len(_template(board)[0]):
+                scores.append((0.0, turn, board, h))
+                continue
             light = flat[near]
             contrast = (float(light.mean()) - float(flat[ink].mean())) / (float(light.std()) + 8.0)
             scores.append((contrast, turn, board, h))
@@ -124,7 +154,15 @@ def identify(
     top = plane.to_image(np.array([[BOARD_W_MM / 2, 0.0]]))[0]
     up = top - centre
     rotation = round(np.degrees(np.arctan2(up[0], -up[1])) / 90.0) % 4 * 90
-    return BoardFind(np.roll(quad, -turn, axis=0), board, plane, int(rotation), confidence, centre)
+    return BoardFind(np.roll(quad, -turn, axis=0), board, plane, int(rotation), confidence, centre, best)
+
+
+def _in_front(h: np.ndarray, points: np.ndarray) -> bool:
+    """Whether every image point maps back onto the plane in front of the camera (the
+    homography's denominator keeps its sign)."""
+    inv = np.linalg.inv(h)
+    w = inv[2, 0] * points[:, 0] + inv[2, 1] * points[:, 1] + inv[2, 2]
+    return bool(np.all(w > 0) or np.all(w < 0))
 
 
 def read_board(frame: np.ndarray, find: BoardFind) -> BoardReading:
@@ -139,6 +177,8 @@ def read_board(frame: np.ndarray, find: BoardFind) -> BoardReading:
     interior = cv2.erode(interior, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
     gains = balance_gains(patch[interior > 0], CREAM_RGB)
     labels, hsv = label_map(patch, gains)
+    masks = colour_masks(labels, hsv, s)
+    strength = tile_strength(hsv)
     tiles = (labels > 0).astype(np.uint8)
     covered = _unexplained(hsv, labels)
     h, w = labels.shape
@@ -151,7 +191,16 @@ def read_board(frame: np.ndarray, find: BoardFind) -> BoardReading:
             outline = outlines[k]
             k += 1
             reading = _read_field(
-                f, outline, labels, tiles, hsv=hsv, covered=covered, plane=find.plane, s=s, size=(w, h)
+                f,
+                outline,
+                masks,
+                tiles,
+                strength=strength,
+                hsv=hsv,
+                covered=covered,
+                plane=find.plane,
+                s=s,
+                size=(w, h),
             )
             occluded |= reading.value == UNKNOWN and reading.confidence == 0.0
             row.append(reading)
@@ -169,9 +218,10 @@ def _unexplained(hsv: np.ndarray, labels: np.ndarray) -> np.ndarray:
 def _read_field(
     f,
     outline: np.ndarray,
-    labels: np.ndarray,
+    masks: list[np.ndarray],
     tiles: np.ndarray,
     *,
+    strength: np.ndarray,
     hsv: np.ndarray,
     covered: np.ndarray,
     plane: Plane,
@@ -195,7 +245,8 @@ def _read_field(
     win_tiles = tiles[y0:y1, x0:x1]
     sweep = plane.sweep_mm(field_centre_mm(f)) * s
     best, best_overlap = None, 0
-    for face in read_faces(labels[y0:y1, x0:x1], s, sweep):
+    window = [m[y0:y1, x0:x1] for m in masks]
+    for face in read_faces(window, strength[y0:y1, x0:x1], s, sweep):
         drawn = np.zeros_like(core)
         cv2.drawContours(drawn, [face.contour], -1, 255, -1)
         overlap = int(np.count_nonzero(drawn & core))
@@ -216,35 +267,3 @@ def _read_field(
         confidence = float(np.clip((light - 0.8) / 0.15, 0, 1)) * 0.5 + 0.5
         return FieldReading(None, round(confidence, 3), outline)
     return FieldReading(UNKNOWN, round(max(0.0, min(light, MIN_CONFIDENCE) - 0.3), 3), outline)
-
-
-def _fill_fraction(mask: np.ndarray, hull: np.ndarray) -> float:
-    """Share of a hull's area that the mask covers (a frame is a thin band: low)."""
-    x, y, w, h = cv2.boundingRect(hull)
-    inside = np.zeros((h, w), np.uint8)
-    cv2.fillPoly(inside, [hull.reshape(-1, 2) - (x, y)], 1)
-    total = int(inside.sum())
-    return float(np.count_nonzero(mask[y : y + h, x : x + w] & inside)) / max(1, total)
-
-
-def find_board_quads(mask: np.ndarray, scale: float, min_area: float) -> tuple[list[np.ndarray], list[int]]:
-    """Quads (full-image px) of board frames in the small violet mask, and the indices of
-    the contours that were none (for the tray finder)."""
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    quads, rest = [], []
-    for i, c in enumerate(contours):
-        hull = cv2.convexHull(c)
-        hull_area = float(cv2.contourArea(hull))
-        if hull_area < min_area:
-            continue
-        band = _fill_fraction(mask, hull)
-        quad = fit_quad(c)
-        if quad is None or band > 0.6:
-            rest.append(i)
-            continue
-        quad_area = float(cv2.contourArea(quad.astype(np.float32)))
-        if abs(quad_area - hull_area) > 0.08 * hull_area:
-            rest.append(i)
-            continue
-        quads.append(quad / scale)
-    return quads, rest

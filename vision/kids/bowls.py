@@ -16,7 +16,7 @@ import numpy as np
 
 from .colors import balance_gains, label_map
 from .geometry import BIG_FLOOR_MM, SMALL_FLOOR_MM, SMALL_RING_MM, Plane, circle_polygon
-from .tiles import UNKNOWN, TileBlob, read_faces
+from .tiles import UNKNOWN, TileBlob, colour_masks, read_faces, tile_strength
 
 BIG = "big"
 FLOOR_RGB = (216, 204, 234)
@@ -148,9 +148,9 @@ def _read_bowl(
     if visible.sum() < 0.7 * floor.astype(bool).sum():
         return BowlReading(number, centre, outline, {}, 0, True, 0.0)
     own = balance_gains(patch[visible], FLOOR_RGB)
-    labels, hsv = label_map(patch, own if gains is None else np.sqrt(own * gains))
+    labels, hsv = label_map(patch, own if gains is None else np.sqrt(own * gains), grow_pale=True)
     sweep = tray.sweep_mm(np.array(at)) * s
-    blobs = read_faces(labels, s, sweep, floor)
+    blobs = read_faces(colour_masks(labels, hsv, s), tile_strength(hsv), s, sweep, floor)
     counts: dict[str, int] = {}
     unknown, confidence = 0, 1.0
     for blob in blobs:

@@ -18,10 +18,15 @@ _HUE_RANGES = {"red": ((0, 7), (161, 179)), "yellow": ((13, 34),), "green": ((40
 # tile's is, even where blur or JPEG's coarse colour smears the colour outwards.
 MIN_SATURATION = {"red": 120, "yellow": 130, "green": 100, "blue": 120}
 MIN_VALUE = 45
-_LUT = np.zeros((256, 180), np.uint8)  # [saturation, hue] -> class
+# In a washed-out photo (haze, glare, over-exposure) tiles are far less saturated than
+# that; the threshold then follows the tiles actually seen (60% of a colour's strongest
+# pixels), but never below what the light prints (field tints, pastel art, bowl floors,
+# about 50 at most) can reach.
+_LOWEST_SATURATION = 72
+_HUE_CLASS = np.zeros(180, np.uint8)  # hue -> class
 for _k, _c in enumerate(COLORS, 1):
     for _lo, _hi in _HUE_RANGES[_c]:
-        _LUT[MIN_SATURATION[_c] :, _lo : _hi + 1] = _k
+        _HUE_CLASS[_lo : _hi + 1] = _k
 
 
 def balance_gains(pixels_bgr: np.ndarray, target_rgb: tuple[int, int, int]) -> np.ndarray:
@@ -42,10 +47,38 @@ def balance_gains(pixels_bgr: np.ndarray, target_rgb: tuple[int, int, int]) -> n
     return np.clip(gains, 0.6, 1.8).astype(np.float32)
 
 
-def label_map(bgr: np.ndarray, gains: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(labels, hsv): labels 1..4 for the tile colours (COLORS order), 0 elsewhere."""
+def label_map(
+    bgr: np.ndarray, gains: np.ndarray, *, grow_pale: bool = False
+) -> tuple[np.ndarray, np.ndarray]:
+    """(labels, hsv): labels 1..4 for the tile colours (COLORS order), 0 elsewhere.
+    `grow_pale` only where nothing pale shares a tile's hue (a bowl's lavender floor, not
+    a board's tinted fields)."""
     balanced = cv2.transform(bgr, np.diag(np.asarray(gains, np.float32)))  # saturates at 255
     hsv = cv2.cvtColor(balanced, cv2.COLOR_BGR2HSV)
-    labels = _LUT[hsv[..., 1], hsv[..., 0]]
-    labels[hsv[..., 2] < MIN_VALUE] = 0
+    sat = hsv[..., 1]
+    hue_class = _HUE_CLASS[hsv[..., 0]]
+    hue_class[(hsv[..., 2] < MIN_VALUE) | (sat < _LOWEST_SATURATION)] = 0
+    lut = np.zeros((5, 256), np.uint8)  # [class, saturation] -> class
+    for k, color in enumerate(COLORS, 1):
+        seen = sat[hue_class == k]
+        threshold = MIN_SATURATION[color]
+        if len(seen) >= 30:
+            strongest = float(np.percentile(seen, 90))
+            threshold = int(np.clip(0.6 * strongest, _LOWEST_SATURATION, threshold))
+        lut[k, threshold:] = k
+    labels = lut[hue_class, sat]
+    # hysteresis: paler pixels of a colour count where they join its strong pixels (a lit,
+    # washed-out top face inside its own saturated rim)
+    if not grow_pale:
+        return labels, hsv
+    weak = (hue_class > 0) & (labels == 0)
+    for k in range(1, len(COLORS) + 1):
+        strong = labels == k
+        pale = weak & (hue_class == k)
+        if not (strong.any() and pale.any()):
+            continue
+        n, parts = cv2.connectedComponents((strong | pale).astype(np.uint8), connectivity=8)
+        joined = np.zeros(n, bool)
+        joined[parts[strong]] = True
+        labels[pale & joined[parts]] = k
     return labels, hsv

@@ -144,8 +144,9 @@ def prototypes(px_per_mm: float) -> dict[str, list[np.ndarray]]:
 _SCALE = np.array([1.0, 1.0, 2.0, 0.75])  # the 6-fold ripple is faint: weigh it up
 
 
-def classify(f: ShapeFeatures, px_per_mm: float) -> tuple[str, float, float]:
-    """(shape, confidence 0..1, distance to its prototypes) of a face's features."""
+def classify(f: ShapeFeatures, px_per_mm: float) -> tuple[str, float, np.ndarray]:
+    """(shape, confidence 0..1, distance to each shape's prototypes, SHAPES order) of a
+    face's features."""
     table, shape_of_row = _prototype_table(round(px_per_mm, 2))
     d = np.sqrt(((table - f.vector() * _SCALE) ** 2).sum(axis=1))
     per_shape = np.full(len(SHAPES), np.inf)
@@ -155,4 +156,4 @@ def classify(f: ShapeFeatures, px_per_mm: float) -> tuple[str, float, float]:
     confidence = (second - best) / max(1e-6, second)
     # an outline far from every prototype is something else (a hand, two tiles, a torn blob)
     fit = 1.0 / (1.0 + (best / 0.08) ** 4)
-    return SHAPES[int(ranked[0])], float(np.clip(confidence * 1.4, 0, 1) * fit), best
+    return SHAPES[int(ranked[0])], float(np.clip(confidence * 1.4, 0, 1) * fit), per_shape

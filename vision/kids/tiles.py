@@ -3,23 +3,33 @@ faces (see shapes.unsweep), each face checked for the shape of its colour, and c
 
 Working colour by colour keeps tiles of different colours apart even where their side
 faces touch; cutting back to the top faces keeps tiles of one colour apart as long as
-they do not touch (their tops are then separate even when their sides merge).
+they do not touch (their tops are then separate even when their sides merge). Where
+blur or coarse JPEG colour bridges the narrow gap between two tiles of one colour, the
+gap still shows as a dip in colour strength (darker, less saturated): the blob is split
+along it (a watershed from the blob's strongest cores) and kept split only when every
+part reads as a tile.
+Glare (light, unsaturated) inside a tile's outline is part of the tile.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 import cv2
 import numpy as np
 
 from .colors import COLORS
-from .shapes import classify, face_area_mm2, features, unsweep
+from .shapes import SHAPES, classify, face_area_mm2, features, unsweep
 
 SHAPE_OF = dict(zip(COLORS, ("square", "hexagon", "diamond", "circle"), strict=True))
 UNKNOWN = "unknown"
 MIN_CONFIDENCE = 0.5
 _OPEN = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+# glare: what a glossy tile shows where it mirrors the lamp
+_GLARE_MIN_V, _GLARE_MAX_S = 150, 100
+_PLAUSIBLE = 0.09  # distance to a shape's prototypes within which a face may be that shape
+_MERGED = 1.55  # a face this much bigger than a tile is tiles touching, or no tile
 
 
 @dataclass
@@ -37,52 +47,161 @@ class TileBlob:
         return self.contour.reshape(-1, 2).mean(axis=0)
 
 
-def colour_masks(labels: np.ndarray) -> list[np.ndarray]:
-    """Per colour (COLORS order), its pixels with specks removed."""
-    return [
-        cv2.morphologyEx((labels == k + 1).astype(np.uint8), cv2.MORPH_OPEN, _OPEN)
-        for k in range(len(COLORS))
-    ]
+@cache
+def _expected_area(color: str, px_per_mm: float) -> float:
+    return face_area_mm2(SHAPE_OF[color]) * px_per_mm**2
+
+
+def colour_masks(labels: np.ndarray, hsv: np.ndarray, px_per_mm: float) -> list[np.ndarray]:
+    """Per colour (COLORS order), its pixels with specks removed, holes filled and glare
+    inside a tile-sized blob's outline added."""
+    glare = ((hsv[..., 2] >= _GLARE_MIN_V) & (hsv[..., 1] <= _GLARE_MAX_S)).astype(np.uint8)
+    out = []
+    for k, color in enumerate(COLORS):
+        mask = cv2.morphologyEx((labels == k + 1).astype(np.uint8), cv2.MORPH_OPEN, _OPEN)
+        if not mask.any():
+            out.append(mask)
+            continue
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        cv2.drawContours(mask, contours, -1, 1, -1)  # holes: glare in the middle of a tile
+        expected = _expected_area(color, px_per_mm)
+        hulls = []
+        for c in contours:
+            hull = cv2.convexHull(c)
+            if 0.4 * expected < cv2.contourArea(hull) < 1.3 * expected:
+                hulls.append(hull)
+        if hulls:
+            inside = np.zeros_like(mask)
+            cv2.drawContours(inside, hulls, -1, 1, -1)
+            mask |= inside & glare  # glare that bites into a tile's edge
+        out.append(mask)
+    return out
 
 
 def read_faces(
-    labels: np.ndarray, px_per_mm: float, sweep_px: np.ndarray, region: np.ndarray | None = None
+    masks: list[np.ndarray],
+    strength: np.ndarray,
+    px_per_mm: float,
+    sweep_px: np.ndarray,
+    region: np.ndarray | None = None,
 ) -> list[TileBlob]:
-    """Every tile face in a patch (optionally only those centred in `region`, a uint8 mask)."""
+    """Every tile face in a patch, from its colour masks (colour_masks) and colour
+    strength (tile_strength) (optionally only faces centred in `region`, a uint8 mask)."""
     out = []
-    for k, mask in enumerate(colour_masks(labels)):
+    for k, mask in enumerate(masks):
         if not mask.any():
             continue
         face = unsweep(mask, sweep_px)
         contours, _ = cv2.findContours(face, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         for contour in contours:
-            blob = read_face(COLORS[k], contour, px_per_mm)
-            if blob is None:
-                continue
-            if region is not None:
-                cx, cy = np.round(blob.centre).astype(int)
-                if not (0 <= cy < region.shape[0] and 0 <= cx < region.shape[1] and region[cy, cx]):
-                    continue
-            out.append(blob)
+            blobs = _read_blob(COLORS[k], contour, face, strength, px_per_mm)
+            for blob in blobs:
+                if region is not None:
+                    cx, cy = np.round(blob.centre).astype(int)
+                    if not (0 <= cy < region.shape[0] and 0 <= cx < region.shape[1] and region[cy, cx]):
+                        continue
+                out.append(blob)
     return out
+
+
+def tile_strength(hsv: np.ndarray) -> np.ndarray:
+    """Saturation times value (0..255): high on a tile's top, lower on its bevel, its
+    side face and the gap to the next tile."""
+    return ((hsv[..., 1].astype(np.uint16) * hsv[..., 2]) >> 8).astype(np.uint8)
+
+
+def _read_blob(
+    color: str, contour: np.ndarray, face: np.ndarray, strength: np.ndarray, px_per_mm: float
+) -> list[TileBlob]:
+    blob = read_face(color, contour, px_per_mm)
+    if blob is None or blob.value != UNKNOWN or blob.count < 2:
+        return [] if blob is None else [blob]
+    parts = _split(color, contour, face, strength, px_per_mm)
+    return parts if parts else [blob]
+
+
+def _split(
+    color: str, contour: np.ndarray, face: np.ndarray, strength: np.ndarray, px_per_mm: float
+) -> list[TileBlob] | None:
+    """Touching tiles of one colour, split along the dip in colour strength between them;
+    None unless every part reads as a tile of the colour."""
+    x, y, w, h = cv2.boundingRect(contour)
+    pad = 2
+    x0, y0 = max(0, x - pad), max(0, y - pad)
+    x1, y1 = min(face.shape[1], x + w + pad), min(face.shape[0], y + h + pad)
+    region = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.drawContours(region, [contour], -1, 1, -1, offset=(-x0, -y0))
+    sat = strength[y0:y1, x0:x1]
+    inside = sat[region > 0]
+    expected = _expected_area(color, px_per_mm)
+    # cores: first the blob shrunk past the narrow necks between tiles, then its
+    # strongest pixels at rising thresholds
+    neck = max(3, round(3.0 * px_per_mm)) | 1
+    tries = [cv2.erode(region, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (neck, neck)))]
+    tries += [((sat > np.percentile(inside, q)) & (region > 0)).astype(np.uint8) for q in (40, 55, 70, 82)]
+    for cores in tries:
+        cores = cv2.erode(cores, _OPEN)
+        n, markers, stats, _ = cv2.connectedComponentsWithStats(cores, connectivity=4)
+        big = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] > 0.08 * expected]
+        if len(big) < 2:
+            continue
+        seeds = np.zeros(region.shape, np.int32)
+        for m, i in enumerate(big, 1):
+            seeds[markers == i] = m
+        seeds[cv2.dilate(region, _OPEN) == 0] = len(big) + 1  # the background
+        grad = cv2.cvtColor(cv2.normalize(sat, None, 0, 255, cv2.NORM_MINMAX), cv2.COLOR_GRAY2BGR)
+        cv2.watershed(255 - grad, seeds)
+        own = np.where((seeds >= 1) & (seeds <= len(big)) & (region > 0), seeds, 0)
+        # the blob's rim, which the background flooded: back to the part next to it
+        for _grow in range(neck):
+            free = (own == 0) & (region > 0)
+            if not free.any():
+                break
+            grown = cv2.dilate(own.astype(np.uint8), _OPEN)  # ties go to the higher label
+            own = np.where(free, grown, own)
+        parts = []
+        for m in range(1, len(big) + 1):
+            part = (own == m).astype(np.uint8)
+            cs, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+            if not cs:
+                return None
+            c = max(cs, key=cv2.contourArea)
+            tile = read_face(color, c + np.array([x0, y0]), px_per_mm)
+            if tile is None or tile.value != color:
+                parts = None
+                break
+            parts.append(tile)
+        if parts:
+            return parts
+    return None
 
 
 def read_face(color: str, contour: np.ndarray, px_per_mm: float) -> TileBlob | None:
     """A face outline of one colour: that colour's tile, "unknown", or None if it is a speck."""
-    expected = face_area_mm2(SHAPE_OF[color]) * px_per_mm**2
+    expected = _expected_area(color, px_per_mm)
     hull_area = float(cv2.contourArea(cv2.convexHull(contour)))
     ratio = hull_area / expected
     if ratio < 0.3:
         return None
-    if ratio > 1.55:  # tiles touching each other, or something that is no tile
+    if ratio > _MERGED:  # tiles touching each other, or something that is no tile
         return TileBlob(UNKNOWN, max(1, round(ratio)), 0.0, color, contour)
     f = features(contour)
     if f is None:
         return TileBlob(UNKNOWN, 1, 0.0, color, contour)
-    shape, shape_confidence, _ = classify(f, px_per_mm)
+    shape, shape_confidence, distances = classify(f, px_per_mm)
+    own = SHAPE_OF[color]
     size_confidence = float(np.clip(1.0 - abs(np.log(ratio)) / np.log(1.5), 0, 1)) ** 0.5
     solid_confidence = float(np.clip((f.solidity - 0.75) / 0.15, 0, 1))
     confidence = min(shape_confidence, size_confidence, solid_confidence)
-    if shape != SHAPE_OF[color] or confidence < MIN_CONFIDENCE:
-        return TileBlob(UNKNOWN, 1, confidence if shape == SHAPE_OF[color] else 0.0, color, contour)
-    return TileBlob(color, 1, confidence, color, contour)
+    if shape == own and confidence >= MIN_CONFIDENCE:
+        return TileBlob(color, 1, confidence, color, contour)
+    # Small or blurred faces lose their corners: a hexagon then looks as round as a
+    # circle. The colour still names the tile when the face is a tile's size, solid, and
+    # close to its colour's own shape even if not closest to it.
+    own_distance = float(distances[SHAPES.index(own)])
+    if own_distance < _PLAUSIBLE and min(size_confidence, solid_confidence) >= 0.7:
+        closeness = 1.0 - own_distance / _PLAUSIBLE
+        return TileBlob(
+            color, 1, 0.5 * min(size_confidence, solid_confidence) * (0.5 + 0.5 * closeness), color, contour
+        )
+    return TileBlob(UNKNOWN, 1, confidence if shape == own else 0.0, color, contour)
