@@ -10,6 +10,7 @@ A file holds TOML tables named after the sections below ([camera], [buttons], ..
 Unknown sections or keys, wrong types and bad values are errors that name the
 file, the key and the problem: a typo must never be silently ignored on a kiosk.
 Pins are BCM numbers; ``false`` leaves an optional device (a button, LED, buzzer) out.
+File names in a file (``[game] kids_boards``) are taken from that file's folder unless absolute.
 """
 
 from __future__ import annotations
@@ -55,8 +56,9 @@ class ConfigError(ValueError):
 Check = Callable[[Any], str | None]
 
 
-def _setting(default: Any, check: Check | None = None) -> Any:
-    return field(default=default, metadata={"check": check})
+def _setting(default: Any, check: Check | None = None, *, files: bool = False) -> Any:
+    """``files``: the value names files, found from the configuration file's folder."""
+    return field(default=default, metadata={"check": check, "files": files})
 
 
 def _range(low: float, high: float) -> Check:
@@ -106,6 +108,17 @@ def _names(value: tuple[str, ...]) -> str | None:
     return None
 
 
+def _board_files(value: tuple[str, ...]) -> str | None:
+    from companion.rules.kids_board import BoardError, load_board  # noqa: PLC0415  (only when set)
+
+    for path in value:
+        try:
+            load_board(path)
+        except BoardError as error:
+            return str(error)
+    return None
+
+
 @dataclass(frozen=True)
 class CameraConfig:
     backend: str = _setting("auto", _camera_backend)
@@ -143,6 +156,8 @@ class GameConfig:
     game: str = _setting("azul", _one_of(*GAME_VARIANTS))
     variant: str = _setting("colored")
     players: tuple[str, ...] = _setting(("Player 1", "Player 2"), _names)
+    # A family's own Azul Kids boards (docs/kids-boards.md), one file a side; empty: the examples.
+    kids_boards: tuple[str, ...] = _setting((), _board_files, files=True)
 
 
 @dataclass(frozen=True)
@@ -280,6 +295,8 @@ def _read(path: Path) -> list[tuple[str, str, Any]]:
                 raise ConfigError(path, name, _("unknown key; [{section}] has {known}").format(
                     section=section, known=", ".join(fields)))
             value, problem = _convert(raw, hints[key])
+            if problem is None and fields[key].metadata["files"]:
+                value = tuple(str(path.parent / Path(item).expanduser()) for item in value)
             if problem is None and fields[key].metadata["check"] is not None:
                 problem = fields[key].metadata["check"](value)
             if problem is not None:

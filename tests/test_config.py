@@ -1,5 +1,6 @@
 import argparse
 import dataclasses
+import json
 from pathlib import Path
 
 import pytest
@@ -116,6 +117,8 @@ BAD = [
     ("[mqtt]\nport = 70000\n", "mqtt.port", "must be between 1 and 65535, not 70000"),
     ('[mqtt]\nhost = " "\n', "mqtt.host", "must not be empty"),
     ("[camera]\nreplay_fps = 0\n", "camera.replay_fps", "must be between 0.01 and 120"),
+    ('[game]\nkids_boards = "ours.json"\n', "game.kids_boards", "must be a list of strings"),
+    ('[game]\nkids_boards = ["nowhere.json"]\n', "game.kids_boards", "nowhere.json: cannot read"),
 ]
 
 
@@ -165,11 +168,39 @@ def test_settings_print_as_toml_that_loads_back(place, tmp_path):
     config = Config(
         buttons=ButtonsConfig(confirm=5, undo=None, buzzer=13, debounce=0.02),
         game=GameConfig(game="azul-kids", variant="master",
-                        players=("Zoë", 'Bo "the bold"', "C\\D")),
+                        players=("Zoë", 'Bo "the bold"', "C\\D"),
+                        kids_boards=(str(write_board(tmp_path / "ours.json", "master")),)),
         state=StateConfig(directory=str(tmp_path / "games")),
     )
     place.write(place.explicit, config.to_toml())
     assert place.load(place.explicit) == config
+
+
+def write_board(path: Path, which: str, **changes) -> Path:
+    from companion.ui.kids.settings import kids_boards
+
+    board = {**kids_boards(which, 1)[0].to_json(), **changes}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(board), encoding="utf-8")
+    return path
+
+
+def test_our_kids_boards_are_found_beside_the_file_that_names_them(place, tmp_path):
+    master = write_board(place.user.parent / "boards" / "ours.json", "master", name="Sea (ours)")
+    apprentice = write_board(tmp_path / "elsewhere" / "apprentice.json", "apprentice")
+    place.write(place.user, f'[game]\nkids_boards = ["boards/ours.json", "{apprentice}"]\n')
+    config = place.load()
+    assert config.game.kids_boards == (str(master), str(apprentice))
+    assert Config().game.kids_boards == ()  # the example boards
+
+
+def test_a_kids_board_file_that_breaks_the_format_is_named_with_its_problem(place):
+    write_board(place.explicit.parent / "ours.json", "master", side="sideways")
+    place.write(place.explicit, '[game]\nkids_boards = ["ours.json"]\n')
+    with pytest.raises(ConfigError) as caught:
+        place.load(place.explicit)
+    assert caught.value.key == "game.kids_boards"
+    assert "ours.json" in caught.value.problem and "sideways" in caught.value.problem
 
 
 # --- the `config` subcommand ----------------------------------------------------------

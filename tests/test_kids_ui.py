@@ -23,13 +23,12 @@ from companion.ui.kids.demo import (
     KidsCameraTable,
     KidsDemoPipeline,
     KidsTrueTable,
-    kids_boards,
     kids_demo_app,
-    kids_settings,
 )
 from companion.ui.kids.screens import CelebrationScreen, KidsEndScreen, KidsPromptScreen, KidsTableScreen
+from companion.ui.kids.settings import kids_boards, kids_settings
 from companion.ui.kids.view import build_kids_view
-from companion.ui.layout import Metrics
+from companion.ui.layout import SIZES, Metrics
 from companion.ui.screens.base import Action
 from companion.ui.widgets import Canvas
 
@@ -377,3 +376,32 @@ def test_kids_demo_leaves_an_unfinished_azul_game_alone(tmp_path, capsys):
     assert demo_kids(state, tmp_path / "b") == 2
     assert "unfinished game of Azul" in capsys.readouterr().err
     assert (state / "current.json").read_bytes() == before
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_end_offers_another_game_and_the_setup_at_every_size(size):
+    from companion.ui.screens.setup import SetupScreen
+
+    _surface, canvas, app = samples.render("end", size, 3, "master")
+    check_layout(canvas, size)
+    assert [t.action for t in canvas.targets] == ["again", "setup"]
+    assert kinds(canvas, "icon") == ["again", "setup"]
+    started = []
+    app.start = started.append
+    app.action(Action("confirm", "button:confirm"))  # "again" is highlighted first
+    assert started == [app.settings]
+    app.action(Action("next", "button:next"))
+    app.action(Action("confirm", "button:confirm"))
+    assert isinstance(app.top, SetupScreen) and not app.top.back
+    assert app.top.game == "azul-kids" and app.top.side == "master" and app.top.count == 3
+
+
+def test_menu_on_the_kids_table_opens_the_setup_and_back_returns():
+    from companion.ui.screens.setup import SetupScreen
+
+    _surface, _canvas, app = samples.render("table", (800, 480), 2, "apprentice")
+    app.action(Action("menu", "button:confirm"))
+    assert isinstance(app.top, SetupScreen) and app.top.back and app.top.game == "azul-kids"
+    app.draw(pygame.Surface((800, 480)))
+    app.action(Action("back", "touch"))
+    assert isinstance(app.top, KidsTableScreen)

@@ -53,3 +53,21 @@ def test_the_automatic_camera_choice_is_reported(monkeypatch, capsys):
     monkeypatch.setattr(hardware.camera, "make_camera", make_camera)
     assert main(["run", "--camera", "auto"]) == 2
     assert "Camera: a test camera" in capsys.readouterr().err
+
+
+def test_each_game_has_its_own_recogniser():
+    import vision.kids
+    import vision.recognize
+    from companion.commands.run import find_recogniser
+
+    assert find_recogniser("azul") is vision.recognize.recognize
+    assert find_recogniser("azul-kids") is vision.kids.recognise_kids
+
+
+def test_a_game_run_cannot_follow_yet_is_refused_by_name(tmp_path, capsys):
+    config = tmp_path / "config.toml"
+    config.write_text('[game]\ngame = "azul-duel"\nvariant = "standard"\n')
+    assert main(["run", "--config", str(config), "--camera", "synthetic", "--state-dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "azul-duel" in err and "azul-kids" in err
+    assert not list(tmp_path.glob("current*"))

@@ -271,3 +271,57 @@ def test_window_loop_tells_systemd_it_is_ready_and_feeds_the_watchdog():
     assert notifier.calls.count("ready") == 1
     assert notifier.calls.count("watchdog") >= 2
     assert threading.active_count() >= 1
+
+
+# --- one app, both games ----------------------------------------------------------------
+
+
+def test_one_app_switches_between_the_azul_and_the_kids_screens():
+    from companion.ui.kids import samples as kids_samples
+    from companion.ui.kids.screens import KidsPromptScreen, KidsTableScreen
+    from companion.ui.kids.settings import kids_settings
+
+    made: list[FakePipeline] = []
+    kids = kids_settings("master", 4)
+    views = {"azul": [samples.table(2)], "azul-kids": [kids_samples.sample_view("table", 4, "master"),
+                                                         kids_samples.sample_view("prompt", 4, "master")]}
+
+    def session(settings):
+        made.append(FakePipeline(views[settings.game]))
+        return made[-1]
+
+    app = App((800, 480), session, Settings(samples.NAMES[:2]), threaded=False, round_seconds=None)
+    app.start(app.settings)
+    assert isinstance(app.stack[0], TableScreen) and isinstance(app.top, RoundScreen)  # Azul's screens
+    app.start(kids)
+    assert made[0].closed, "the Azul game's pipeline was let go"
+    assert isinstance(app.top, KidsTableScreen) and app.view.variant == "master"
+    app.send("step")
+    assert isinstance(app.top, KidsPromptScreen), "the Kids question, not Azul's"
+    app.action(Action("confirm", "button:confirm"))
+    assert made[1].acts == ["confirm"]
+    app.start(Settings(samples.NAMES[:2]))
+    assert isinstance(app.stack[0], TableScreen) and made[1].closed
+    canvas = app.draw(pygame.Surface((800, 480)))
+    assert samples.NAMES[0] in canvas.texts()
+
+
+def test_the_idle_screen_comes_over_the_end_of_a_kids_game_and_the_setup_follows():
+    from companion.ui.kids import samples as kids_samples
+    from companion.ui.kids.screens import KidsEndScreen
+    from companion.ui.kids.settings import kids_settings
+
+    settings = kids_settings("apprentice", 2)
+    ended = kids_samples.sample_view("end", 2, "apprentice")
+    app = App((800, 480), lambda _s: FakePipeline([ended]), settings, threaded=False, idle_after=5.0)
+    app.start(settings)
+    assert isinstance(app.top, KidsEndScreen)
+    app.advance(5.5)
+    assert isinstance(app.top, IdleScreen)
+    app.tap((10, 10))
+    assert isinstance(app.top, KidsEndScreen)
+    app.action(Action("next", "button:next"))  # from "again" to the setup
+    app.action(Action("confirm", "button:confirm"))
+    assert isinstance(app.top, SetupScreen) and app.top.game == "azul-kids"
+    app.advance(5.5)
+    assert isinstance(app.top, IdleScreen)

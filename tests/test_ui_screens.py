@@ -15,6 +15,7 @@ import pytest
 from companion.explain import breakdown
 from companion.ui import samples
 from companion.ui.layout import PX_PER_MM_7INCH, SIZES, TOUCH_MM, Metrics
+from companion.ui.screens.base import Action, Settings
 from companion.ui.widgets import Canvas
 
 
@@ -141,7 +142,6 @@ def test_round_summary_pages_when_the_screen_is_small():
     assert 0 < len(names_shown) <= 4
     if len(names_shown) < 4:
         assert any(t.action == "more" for t in canvas.targets)
-        from companion.ui.screens.base import Action
         screen.handle(Action("more", "touch"))
         canvas = app.draw(pygame.Surface((720, 1280)))
         assert set(names_shown).isdisjoint(n for n in app.view.names if n in canvas.texts())
@@ -184,3 +184,102 @@ def test_setup_and_keyboard_show_their_choices():
     _surface, canvas, _app = samples.render("keyboard", (800, 480), 3)
     from companion.ui.screens.keyboard import LETTERS
     assert set(LETTERS) <= set(canvas.texts())
+
+
+# --- setting up a game of Azul Kids ---------------------------------------------------
+
+
+def kids_setup(size, settings=None, own=(), back=False):
+    """An app showing the setup screen; ``own``: the family's own Kids boards it knows."""
+    from companion.ui.app import App
+    from companion.ui.screens.setup import SetupScreen
+
+    started = []
+    app = App(size, started.append, settings or Settings(samples.NAMES[:2]), own_boards=own)
+    app.reset(SetupScreen(app.settings, back=back))
+    app.start = started.append  # the session is not what is tested here
+    return app, started
+
+
+def our_board(side):
+    import dataclasses
+
+    from companion.ui.kids.settings import kids_boards
+    return dataclasses.replace(kids_boards(side, 1)[0], name=f"Ours ({side})")
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize(("players", "own", "back"), [(2, False, False), (4, True, True)])
+def test_kids_setup_fits_every_size(size, players, own, back):
+    from companion.ui.kids.settings import KidsSettings
+    settings = KidsSettings(samples.NAMES[:players], "master")
+    app, _started = kids_setup(size, settings, (our_board("master"),) if own else (), back)
+    canvas = app.draw(pygame.Surface(size))
+    check_layout(canvas, size)
+    texts = set(canvas.texts())
+    assert {"Azul", "Azul Kids", "apprentice", "master", "example boards", "our boards", "Start"} <= texts
+    assert "coloured wall" not in texts
+    assert set(samples.NAMES[:players]) <= texts
+    actions = {t.action for t in canvas.targets}
+    assert ("boards:own" in actions) == own  # greyed, not pressable, without boards of this side
+    assert ("back" in actions) == back
+
+
+def test_kids_setup_in_every_language_fits_the_7_inch_screen():
+    from companion.i18n import set_language
+    try:
+        for language in ("da", "de", "es", "nl", "pl"):
+            set_language(language)
+            app, _started = kids_setup((800, 480), own=(our_board("apprentice"),))
+            app.action(Action("game:azul-kids", "touch"))
+            canvas = app.draw(pygame.Surface((800, 480)))
+            check_layout(canvas, (800, 480))
+            assert "example boards" not in canvas.texts(), f"{language}: not translated"
+    finally:
+        set_language("en")
+
+
+def test_three_buttons_alone_set_up_a_kids_game_on_our_boards():
+    from companion.ui.kids.settings import KidsSettings, seat_boards
+    ours = (our_board("master"), our_board("apprentice"))
+    app, started = kids_setup((800, 480), own=ours)
+    surface = pygame.Surface((800, 480))
+
+    def press(action):
+        app.draw(surface)
+        order = app.top._actions
+        for _step in range((order.index(action) - app.top.focus) % len(order)):
+            app.action(Action("next", "button:next"))
+        app.action(Action("confirm", "button:confirm"))
+
+    press("game:azul-kids")
+    press("side:master")
+    press("players:3")
+    press("start")
+    (settings,) = started
+    assert isinstance(settings, KidsSettings)
+    assert settings.game == "azul-kids" and settings.variant == "master"
+    assert settings.names == ("Åse", "Łukasz", "Player 3")
+    assert [b.name for b in seat_boards(settings)] == ["Ours (master)"] * 3
+
+
+def test_kids_setup_chooses_between_the_examples_and_our_boards():
+    from companion.rules.kids_board import example_boards
+    from companion.ui.kids.settings import KidsSettings, seat_boards
+
+    def touch(app, *actions):
+        for action in actions:
+            app.draw(pygame.Surface((800, 480)))  # a tap finds what the last frame drew
+            app.action(Action(action, "touch"))
+
+    app, started = kids_setup((800, 480), KidsSettings(samples.NAMES[:2], "apprentice"),
+                              own=(our_board("apprentice"),))
+    assert not app.top.own, "the game it came from was on the examples"
+    touch(app, "boards:own", "side:master", "start")  # we have no master board: the examples
+    assert set(seat_boards(started[-1])) <= set(example_boards())
+    app, started = kids_setup((800, 480), own=(our_board("apprentice"),))
+    touch(app, "game:azul-kids", "start")
+    assert [b.name for b in seat_boards(started[-1])] == ["Ours (apprentice)"] * 2
+    app, started = kids_setup((800, 480), KidsSettings(samples.NAMES[:2], "apprentice"))
+    touch(app, "game:azul", "variant:grey", "start")
+    assert started[-1] == Settings(samples.NAMES[:2], "grey")

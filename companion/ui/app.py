@@ -22,6 +22,8 @@ from typing import Any, Protocol
 import pygame
 
 from companion.i18n import _
+from companion.rules.kids_board import KidsBoard
+from companion.session import AZUL, KIDS
 from companion.ui.layout import Metrics
 from companion.ui.screens.base import Action, Screen, Settings
 from companion.ui.screens.confirm import ConfirmScreen
@@ -140,26 +142,87 @@ class InlineWorker(Worker):
         self.pipeline.close()
 
 
+class GameScreens(Protocol):
+    """One game's screens, and when a view calls for them; a fresh one for every game."""
+
+    # The demo's players go on while these are on top (they answer questions and warnings
+    # themselves), not while a summary is read or a person is choosing.
+    playing: tuple[type[Screen], ...]
+    # Screens a game rests on between games: the idle screen may cover them.
+    resting: tuple[type[Screen], ...]
+
+    def table(self) -> Screen: ...
+
+    def follow(self, app: App, view: Any) -> None:
+        """Bring up (or take down) the screens ``view`` calls for."""
+        ...
+
+
+class AzulScreens:
+    """Azul's screens: the live table, its questions and warnings, the round summaries, the end."""
+
+    playing = (TableScreen, ConfirmScreen, WarningScreen)
+    resting = (EndScreen,)
+
+    def __init__(self) -> None:
+        self._reported = 0
+        self._warned: tuple[str, ...] = ()
+
+    def table(self) -> Screen:
+        return TableScreen()
+
+    def follow(self, app: App, view: TableView) -> None:
+        if view.ending is not None and app.find(EndScreen) is None:
+            app.reset(EndScreen(view.ending, view.names, app.end_seconds))
+        if view.report is not None and view.report.number > self._reported:
+            self._reported = view.report.number
+            app.push(RoundScreen(view.report, app.round_seconds))
+        codes = tuple(w.code for w in view.warnings)
+        warning = app.find(WarningScreen)
+        if not codes:
+            if warning is not None:
+                app.pop(warning)
+        elif codes != self._warned and warning is None:
+            app.push(WarningScreen())
+        self._warned = codes
+        confirm = app.find(ConfirmScreen)
+        if view.prompt is not None and confirm is None:
+            app.push(ConfirmScreen())
+        elif view.prompt is None and confirm is not None:
+            app.pop(confirm)
+
+
+def screens_for(game: str) -> GameScreens:
+    """A fresh set of ``game``'s screens (Settings.game: "azul" or "azul-kids")."""
+    if game == KIDS:
+        from companion.ui.kids.app import KidsScreens  # noqa: PLC0415  (the Kids screens import this module)
+
+        return KidsScreens()
+    if game == AZUL:
+        return AzulScreens()
+    raise ValueError(f"no screens for the game {game!r}")
+
+
 class App:
     """The screen stack and what the screens may ask for.
 
-    ``session`` makes the pipeline for a game; ``pace`` (seconds) asks the pipeline for one
-    step that often while the live table is on top (the demo); ``idle_after`` seconds
-    without input on the setup or end screen bring up the idle screen (a kiosk).
+    ``session`` makes the pipeline for a game; the game's screens (:func:`screens_for`) come
+    and go with it, so one app plays Azul and Azul Kids in turn. ``pace`` (seconds) asks the
+    pipeline for one step that often while the live table is on top (the demo); ``idle_after``
+    seconds without input on the setup or end screen bring up the idle screen (a kiosk).
+    ``own_boards``: Azul Kids boards a family described, offered on the setup screen.
     """
-
-    # The demo's players go on while the live table or its questions and warnings are up (they
-    # answer those themselves), not while a summary is read or a person is choosing.
-    playing: tuple[type[Screen], ...] = (TableScreen, ConfirmScreen, WarningScreen)
 
     def __init__(self, size: tuple[int, int], session: Callable[[Settings], Pipeline], settings: Settings,
                  *, threaded: bool = True, period: float | None = None, pace: float | None = None,
                  idle_after: float | None = None, round_seconds: float | None = 12.0,
-                 end_seconds: float | None = None, buttons: Any = None) -> None:
+                 end_seconds: float | None = None, buttons: Any = None,
+                 own_boards: tuple[KidsBoard, ...] = ()) -> None:
         self.metrics = Metrics(*size)
         self.fonts = Fonts()
         self.session = session
         self.settings = settings
+        self.screens = screens_for(settings.game)
         self.threaded = threaded
         self.period = period
         self.pace = pace
@@ -167,16 +230,15 @@ class App:
         self.round_seconds = round_seconds
         self.end_seconds = end_seconds
         self.buttons = buttons
+        self.own_boards = own_boards
         self.stack: list[Screen] = []
-        self.view: TableView | None = None
+        self.view: Any = None  # the game's view: a TableView, or a KidsTableView
         self.worker: Worker | None = None
         self.canvas: Canvas | None = None
         self.running = True
         self.dirty = True
         self._since_step = 0.0
         self._quiet = 0.0
-        self._reported = 0
-        self._warned: tuple[str, ...] = ()
 
     # -- the stack --
 
@@ -207,14 +269,14 @@ class App:
     # -- the game --
 
     def start(self, settings: Settings) -> None:
-        """Begin a game: a fresh pipeline in its worker, the live table on screen."""
+        """Begin a game: a fresh pipeline in its worker, the game's live table on screen."""
         self.settings = settings
         if self.worker is not None:
             self.worker.close()
+            self.worker = None
         self.view = None
-        self._reported = 0
-        self._warned = ()
-        self.reset(TableScreen())
+        self.screens = screens_for(settings.game)
+        self.reset(self.screens.table())
         pipeline = self.session(settings)
         self.worker = (Worker if self.threaded else InlineWorker)(pipeline, self.period)
         self.worker.start()
@@ -236,33 +298,12 @@ class App:
             for event in self.buttons.drain():
                 self.action(Action(str(event.input), event.source))
 
-    def receive(self, view: TableView) -> None:
+    def receive(self, view: Any) -> None:
         self.view = view
         self.dirty = True
-        self._follow(view)
+        self.screens.follow(self, view)
         for screen in self.stack:
             screen.on_view(view)
-
-    def _follow(self, view: TableView) -> None:
-        """Bring up (or take down) the screens a view calls for."""
-        if view.ending is not None and self.find(EndScreen) is None:
-            self.reset(EndScreen(view.ending, view.names, self.end_seconds))
-        if view.report is not None and view.report.number > self._reported:
-            self._reported = view.report.number
-            self.push(RoundScreen(view.report, self.round_seconds))
-        codes = tuple(w.code for w in view.warnings)
-        warning = self.find(WarningScreen)
-        if not codes:
-            if warning is not None:
-                self.pop(warning)
-        elif codes != self._warned and warning is None:
-            self.push(WarningScreen())
-        self._warned = codes
-        confirm = self.find(ConfirmScreen)
-        if view.prompt is not None and confirm is None:
-            self.push(ConfirmScreen())
-        elif view.prompt is None and confirm is not None:
-            self.pop(confirm)
 
     # -- input --
 
@@ -297,9 +338,9 @@ class App:
             self.dirty = True
         self._quiet += dt
         if (self.idle_after is not None and self._quiet >= self.idle_after
-                and isinstance(self.top, SetupScreen | EndScreen)):
+                and isinstance(self.top, (SetupScreen, *self.screens.resting))):
             self.push(IdleScreen())
-        if self.pace is not None and isinstance(self.top, self.playing) and self.worker is not None:
+        if self.pace is not None and isinstance(self.top, self.screens.playing) and self.worker is not None:
             self._since_step += dt
             if self._since_step >= self.pace and not (self.view and self.view.over):
                 self._since_step = 0.0

@@ -1,5 +1,10 @@
 """The live pipeline of `azul-companion run`: camera -> vision -> tracker, off the render loop.
 
+The same pipeline serves both games: Azul (vision/recognize.py, companion/tracker.py, the
+table's :class:`~companion.ui.view.TableView`) and Azul Kids (vision/kids, companion/kids_tracker.py,
+a :class:`~companion.ui.kids.view.KidsTableView`); the caller gives the recogniser, the
+reader and how a view is made of the reader (``show``).
+
 A missing camera, a lost one, or a frame the recogniser cannot read shows a message and
 the loop goes on: the camera is a ReconnectingCamera-like object whose ``read()`` returns
 None while there is no frame, with ``status`` saying why.
@@ -21,26 +26,42 @@ from companion.ui.view import TableView, build_view
 log = logging.getLogger(__name__)
 
 Recognise = Callable[[np.ndarray], dict]
+Show = Callable[[Any], Any]  # the reader -> the game's view (it has ``but(frame=, status=)``)
+
+
+def azul_view(names: tuple[str, ...]) -> Show:
+    """How an Azul table is shown: the tracker's game, question, warnings and last move."""
+
+    def show(reader: Reader) -> TableView:
+        return build_view(reader.game, names, prompt=reader.prompt, warnings=reader.warnings,
+                          last=reader.last)
+
+    return show
 
 
 class LivePipeline:
-    """One step reads one frame; the table's view is rebuilt only when the tracker moved on."""
+    """One step reads one frame; the table's view is rebuilt only when the tracker moved on.
 
-    def __init__(self, settings: Settings, camera: Any, recognise: Recognise | None, reader: Reader) -> None:
+    ``show``: how the reader becomes a view (default: Azul's table).
+    """
+
+    def __init__(self, settings: Settings, camera: Any, recognise: Recognise | None, reader: Any,
+                 show: Show | None = None) -> None:
         self.settings = settings
         self.camera = camera
         self.recognise = recognise
         self.reader = reader
-        self._base: TableView | None = None
+        self.show = show if show is not None else azul_view(settings.names)
+        self._base: Any = None
         self._status: str | None = None
         self._frame: np.ndarray | None = None
 
-    def first(self) -> TableView:
+    def first(self) -> Any:
         self.camera.open()
         self._base = self._build()
         return self._show()
 
-    def step(self) -> TableView | None:
+    def step(self) -> Any:
         frame = self.camera.read()
         if frame is None:
             status = getattr(self.camera, "status", None) or _("Waiting for the camera...")
@@ -64,7 +85,7 @@ class LivePipeline:
             self._base = self._build()
         return self._show()
 
-    def act(self, action: str) -> TableView | None:
+    def act(self, action: str) -> Any:
         self.reader.act(action)
         self._base = self._build()
         return self._show()
@@ -72,11 +93,9 @@ class LivePipeline:
     def close(self) -> None:
         self.camera.close()
 
-    def _build(self) -> TableView:
-        reader = self.reader
-        return build_view(reader.game, self.settings.names, prompt=reader.prompt, warnings=reader.warnings,
-                          last=reader.last)
+    def _build(self) -> Any:
+        return self.show(self.reader)
 
-    def _show(self) -> TableView:
+    def _show(self) -> Any:
         assert self._base is not None
         return self._base.but(frame=self._frame, status=self._status)

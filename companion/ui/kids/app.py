@@ -1,8 +1,13 @@
-"""The app for an Azul Kids table: the base app's stack, input path and loop, with the Kids screens."""
+"""The screens of an Azul Kids game, as the app (companion/ui/app.py) brings them up.
+
+The app is the same for both games: its stack, input path and loop; a game of Azul Kids
+(``Settings.game`` "azul-kids") gets these screens instead of Azul's.
+"""
 
 from __future__ import annotations
 
-from companion.ui.app import App, InlineWorker, Worker
+from typing import TYPE_CHECKING
+
 from companion.ui.kids.screens import (
     CelebrationScreen,
     KidsEndScreen,
@@ -11,50 +16,44 @@ from companion.ui.kids.screens import (
     KidsWarningScreen,
 )
 from companion.ui.kids.view import KidsTableView
-from companion.ui.screens.base import Settings
+from companion.ui.screens.base import Screen
+
+if TYPE_CHECKING:
+    from companion.ui.app import App
 
 
-class KidsApp(App):
-    """``end_seconds``: how long the end celebration stays before the next game (None: until tapped)."""
+class KidsScreens:
+    """The live Kids table, its questions and warnings, a picture's celebration, the end."""
 
     playing = (KidsTableScreen, KidsPromptScreen, KidsWarningScreen)
+    resting = (KidsEndScreen,)
 
-    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
-        super().__init__(*args, **kwargs)
+    def __init__(self) -> None:
         self._celebrated = 0
+        self._warned: tuple[str, ...] = ()
 
-    def start(self, settings: Settings) -> None:
-        self.settings = settings
-        if self.worker is not None:
-            self.worker.close()
-        self.view = None
-        self._celebrated = 0
-        self._warned = ()
-        self.reset(KidsTableScreen())
-        pipeline = self.session(settings)
-        self.worker = (Worker if self.threaded else InlineWorker)(pipeline, self.period)
-        self.worker.start()
-        self.poll()
+    def table(self) -> Screen:
+        return KidsTableScreen()
 
-    def _follow(self, view: KidsTableView) -> None:  # type: ignore[override]
+    def follow(self, app: App, view: KidsTableView) -> None:
         if view.over:
-            if self.find(KidsEndScreen) is None:
-                self.reset(KidsEndScreen(view, self.end_seconds))
+            if app.find(KidsEndScreen) is None:
+                app.reset(KidsEndScreen(view, app.end_seconds))
             return
         celebration = view.celebration
         if celebration is not None and celebration.serial > self._celebrated:
             self._celebrated = celebration.serial
-            self.push(CelebrationScreen(celebration))
+            app.push(CelebrationScreen(celebration))
         codes = tuple(w.code for w in view.warnings)
-        warning = self.find(KidsWarningScreen)
+        warning = app.find(KidsWarningScreen)
         if not codes:
             if warning is not None:
-                self.pop(warning)
+                app.pop(warning)
         elif codes != self._warned and warning is None:
-            self.push(KidsWarningScreen())
+            app.push(KidsWarningScreen())
         self._warned = codes
-        prompt = self.find(KidsPromptScreen)
+        prompt = app.find(KidsPromptScreen)
         if view.prompt is not None and prompt is None:
-            self.push(KidsPromptScreen())
+            app.push(KidsPromptScreen())
         elif view.prompt is None and prompt is not None:
-            self.pop(prompt)
+            app.pop(prompt)

@@ -29,29 +29,24 @@ from companion.kids_tracker import KidsTracker, canonical
 from companion.results import FileResults, Results
 from companion.rules import kids_record
 from companion.rules.kids import BOWLS, COLORS, Fill, KidsState, KidsTake
-from companion.rules.kids_board import KidsBoard, example_boards
+from companion.rules.kids_board import KidsBoard
 from companion.rules.kids_record import KidsRecord, PlayerTake
 from companion.session import KIDS, EchoSink, resume_game, start_kids_game
 from companion.sim.kids import KidsTable, kids_observation, still_tables, table_of
 from companion.store import GameStore
 from companion.ui.demo import Keeping, Sight, thumbnail
-from companion.ui.kids.view import CelebrationWatch, KidsTableView, build_kids_view, enter_command, entered
-from companion.ui.screens.base import Settings
+from companion.ui.kids.settings import (
+    KidsSettings,
+    kids_boards,  # noqa: F401  (the tests import it from here)
+    kids_settings,
+    seat_boards,
+    settings_of,
+)
+from companion.ui.kids.view import KidsTableView, KidsViews, enter_command, entered
 
 log = logging.getLogger(__name__)
 
 STAGES = ("camera", "true")
-KIDS_NAMES = ("1", "2", "3", "4")  # seats are told apart by animal and colour, not by name
-
-
-def kids_boards(side: str, players: int) -> tuple[KidsBoard, ...]:
-    """The example boards of ``side``, handed out in turn round the table."""
-    boards = [b for b in example_boards() if b.side == side]
-    return tuple(boards[seat % len(boards)] for seat in range(players))
-
-
-def kids_settings(side: str, players: int) -> Settings:
-    return Settings(KIDS_NAMES[:players], side, game="kids")
 
 
 def open_kids_keeping(folder: Path, echo: bool = False) -> Keeping:
@@ -67,11 +62,11 @@ def open_kids_keeping(folder: Path, echo: bool = False) -> Keeping:
     return Keeping(store, resumption, echo)
 
 
-def kept_settings(keeping: Keeping | None, side: str, players: int) -> Settings:
-    """The resumed game's players and side, else a new game's."""
+def kept_settings(keeping: Keeping | None, side: str, players: int) -> KidsSettings:
+    """The resumed game's players, side and boards, else a new game's."""
     record = keeping.resumption.record if keeping is not None else None
     if isinstance(record, KidsRecord):
-        return Settings(tuple(record.players), record.variant, game="kids")
+        return settings_of(record)
     return kids_settings(side, players)
 
 
@@ -285,7 +280,7 @@ class KidsDemoPipeline:
 
     def __init__(
         self,
-        settings: Settings,
+        settings: KidsSettings,
         seed: int | None = None,
         stage: KidsStage | None = None,
         reader: KidsReader | None = None,
@@ -297,7 +292,7 @@ class KidsDemoPipeline:
     ) -> None:
         self.settings = settings
         self.rng = random.Random(seed)
-        self.boards = boards if boards is not None else kids_boards(settings.variant, len(settings.names))
+        self.boards = boards if boards is not None else seat_boards(settings)
         self.game = KidsState(settings.variant, self.boards)
         self.bot = (GreedyKidsBot if bot == "greedy" else RandomKidsBot)(self.rng)
         self.stage = stage if stage is not None else kids_table_stage("camera", self.boards, seed)
@@ -318,9 +313,7 @@ class KidsDemoPipeline:
         self.frame: np.ndarray | None = None
         for _event in range(resume_after):
             self._play()
-        self.watch = CelebrationWatch()
-        self.watch.check(self.reader.game)
-        self.celebration = None
+        self.views = KidsViews(tuple(settings.names), self.reader.game)
         self._last_table = table_of(self.game)
 
     def first(self) -> KidsTableView:
@@ -435,25 +428,14 @@ class KidsDemoPipeline:
         return self._tell()
 
     def _view(self) -> KidsTableView:
-        reader = self.reader
-        news = self.watch.check(reader.game)
-        if news is not None:
-            self.celebration = news
-        return build_kids_view(
-            reader.game,
-            tuple(self.settings.names),
-            prompt=reader.prompt,
-            warnings=reader.warnings,
-            celebration=self.celebration,
-            frame=self.frame,
-        )
+        return self.views(self.reader, self.frame)
 
 
 # --- the app -----------------------------------------------------------------------
 
 
 def kids_demo_app(
-    settings: Settings,
+    settings: KidsSettings,
     size: tuple[int, int],
     *,
     seed: int | None,
@@ -467,13 +449,13 @@ def kids_demo_app(
 
     With ``keeping`` the first game goes on with the unfinished one found there, if any.
     """
-    from companion.ui.kids.app import KidsApp  # noqa: PLC0415
+    from companion.ui.app import App  # noqa: PLC0415  (the app imports the screens, which import this)
 
     made: list[KidsDemoPipeline] = []
 
-    def session(chosen: Settings) -> KidsDemoPipeline:
+    def session(chosen: KidsSettings) -> KidsDemoPipeline:
         game_seed = None if seed is None else seed + len(made)
-        boards = kids_boards(chosen.variant, len(chosen.names))
+        boards = seat_boards(chosen)
         reader, resume_after = None, 0
         if keeping is not None:
             record = keeping.resumption.record if not made else None
@@ -493,7 +475,7 @@ def kids_demo_app(
         made.append(pipeline)
         return pipeline
 
-    app = KidsApp(
+    app = App(
         size, session, settings, threaded=threaded, pace=pace, round_seconds=None, end_seconds=end_seconds
     )
     return app, made

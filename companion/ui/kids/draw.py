@@ -383,7 +383,8 @@ def _hull(spots: list[tuple[float, float, float]]) -> list[tuple[float, float]]:
 
 def icon(canvas: Canvas, kind: str, rect: pygame.Rect, rgb: Color = WHITE) -> None:
     """A button's picture: "previous", "next" (arrows), "confirm" (a tick), "undo", "again" (a
-    round arrow), "question" (a question mark), "hand" (tiles still in a hand), "camera"."""
+    round arrow), "question" (a question mark), "hand" (tiles still in a hand), "camera", "setup"
+    (three sliders: the setup screen, for the grown-ups)."""
     s = min(rect.width, rect.height)
     cx, cy = rect.center
     w = max(3, round(s / 9))
@@ -435,6 +436,11 @@ def icon(canvas: Canvas, kind: str, rect: pygame.Rect, rgb: Color = WHITE) -> No
         pygame.draw.rect(surface, rgb, body, border_radius=max(2, s // 12))
         pygame.draw.circle(surface, DARK, body.center, s * 0.15)
         pygame.draw.rect(surface, rgb, pygame.Rect(cx - s * 0.12, body.top - s * 0.1, s * 0.24, s * 0.12))
+    elif kind == "setup":
+        for k, knob in enumerate((0.6, 0.3, 0.75)):
+            y = cy + (k - 1) * s * 0.26
+            pygame.draw.line(surface, rgb, (cx - s * 0.34, y), (cx + s * 0.34, y), max(2, w // 2))
+            pygame.draw.circle(surface, rgb, (cx - s * 0.34 + knob * s * 0.68, y), s * 0.08)
     canvas.log.append(Drawn("icon", rect.copy(), text=kind))
 
 

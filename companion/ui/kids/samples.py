@@ -12,8 +12,8 @@ import pygame
 from companion.i18n import _
 from companion.kids_tracker import Prompt, Warning
 from companion.rules.kids import KidsState, KidsTake
-from companion.ui.kids.app import KidsApp
-from companion.ui.kids.demo import GreedyKidsBot, kids_boards, kids_settings
+from companion.ui.app import App
+from companion.ui.kids.demo import GreedyKidsBot
 from companion.ui.kids.entry import OTHER, KidsEntryScreen
 from companion.ui.kids.screens import (
     CelebrationScreen,
@@ -22,6 +22,7 @@ from companion.ui.kids.screens import (
     KidsTableScreen,
     KidsWarningScreen,
 )
+from companion.ui.kids.settings import kids_boards, kids_settings
 from companion.ui.kids.view import Celebration, KidsTableView, build_kids_view
 from companion.ui.screens.base import Action
 from companion.ui.widgets import Canvas
@@ -129,10 +130,10 @@ def sample_view(name: str, players: int, side: str) -> KidsTableView:
 
 def render(
     name: str, size: tuple[int, int], players: int = 4, side: str = "master", elapsed: float = 1.0
-) -> tuple[pygame.Surface, Canvas, KidsApp]:
+) -> tuple[pygame.Surface, Canvas, App]:
     view = sample_view(name, players, side)
     settings = kids_settings(side, players)
-    app = KidsApp(size, lambda _settings: _Still(view), settings, threaded=False, end_seconds=None)
+    app = App(size, lambda _settings: _Still(view), settings, threaded=False, end_seconds=None)
     app.start(settings)
     if name == "celebration":
         for screen in app.stack:

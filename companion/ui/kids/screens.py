@@ -39,10 +39,15 @@ def _boards_grid(rect: pygame.Rect, players: int, gap: int) -> list[pygame.Rect]
 
 
 class KidsTableScreen(Screen):
-    """The live Kids table (see the module doc)."""
+    """The live Kids table (see the module doc). Menu (hold Confirm) opens the setup screen."""
 
     def handle(self, action: Action) -> bool:
         assert self.host is not None
+        if action.name == "menu":
+            from companion.ui.screens.setup import SetupScreen  # noqa: PLC0415  (screens refer to each other)
+
+            self.host.push(SetupScreen(self.host.settings, back=True))
+            return True
         if action.name in ("confirm", "next", "previous", "undo"):
             self.host.send(action.name)
             return True
@@ -419,18 +424,39 @@ class CelebrationScreen(_Overlay):
 
 
 class KidsEndScreen(Screen):
-    """The end: the winner's animal (or winners') under confetti, and everyone's stars."""
+    """The end: the winner's animal (or winners') under confetti, and everyone's stars.
+
+    Two buttons: play again (the same players and boards) and the setup screen (three
+    sliders, for the grown-ups); Next/Previous move the highlight, Confirm presses it,
+    Menu (hold Confirm) opens the setup screen. ``seconds``: play again by itself after so
+    long (the demo's kiosk mode; None: wait).
+    """
+
+    BUTTONS = ("again", "setup")
 
     def __init__(self, view: KidsTableView, seconds: float | None = None) -> None:
         super().__init__()
         self.final = view
         self.seconds = seconds
         self.elapsed = 0.0
+        self.focus = 0
 
     def handle(self, action: Action) -> bool:
         assert self.host is not None
-        if action.name in ("again", "confirm"):
+        name = action.name
+        if name in ("next", "previous"):
+            self.focus = (self.focus + 1) % len(self.BUTTONS)
+            return True
+        if name == "confirm":
+            name = self.BUTTONS[self.focus]
+        if name == "again":
             self.host.start(self.host.settings)
+            return True
+        if name in ("setup", "menu"):
+            from companion.ui.screens.setup import SetupScreen  # noqa: PLC0415  (screens refer to each other)
+
+            self.seconds = None  # a person is choosing: no game starts by itself under them
+            self.host.push(SetupScreen(self.host.settings))
             return True
         return False
 
@@ -448,13 +474,19 @@ class KidsEndScreen(Screen):
         m = canvas.metrics
         canvas.fill()
         area = m.rect.inflate(-2 * m.pad, -2 * m.pad)
-        stage, scores = rows(area, [1.0, min(m.dp(110), area.height // 4)], m.pad)
+        # Every player's stars in a row; on a narrow portrait screen, two to a row.
+        per_row = 2 if m.portrait else len(view.seats)
+        lines = math.ceil(len(view.seats) / per_row)
+        score_h = min(m.dp(110), area.height // 4)
+        stage, scores = rows(area, [1.0, lines * score_h + (lines - 1) * m.pad], m.pad)
         main, again = columns(stage, [1.0, m.dp(96)], m.pad)
         winners = outcome.winners if outcome is not None else ()
         if winners:
             self._confetti(canvas, stage)
             for seat, cell in zip(winners, columns(main, [1.0] * len(winners), m.pad), strict=True):
-                crown = pygame.Rect(cell.left, cell.top, cell.width, cell.height // 5)
+                # Three stars over each winner, as wide as the cell allows (a narrow portrait screen).
+                crown_h = min(cell.height // 5, int(cell.width / 3.4))
+                crown = pygame.Rect(cell.left, cell.top, cell.width, crown_h)
                 for k in range(3):
                     draw.star(
                         canvas,
@@ -468,12 +500,15 @@ class KidsEndScreen(Screen):
             # A stalled game: no winner; every board with its empty fields.
             for seat, cell in zip(view.seats, _boards_grid(main, len(view.seats), m.pad), strict=True):
                 draw_seat(canvas, view, seat.seat, cell)
-        button = pygame.Rect(0, 0, again.width, max(m.touch, m.dp(96)))
-        button.center = again.center
-        canvas.panel(button, theme.GOOD)
-        draw.icon(canvas, "again", button.inflate(-m.dp(12), -m.dp(12)))
-        canvas.target(button, "again")
-        for seat, cell in zip(view.seats, columns(scores, [1.0] * len(view.seats), m.pad), strict=True):
+        side = max(m.touch, min(again.width, (again.height - m.pad) // 2))
+        top = again.centery - (2 * side + m.pad) // 2
+        for k, action in enumerate(self.BUTTONS):
+            button = pygame.Rect(again.left, top + k * (side + m.pad), again.width, side)
+            canvas.panel(button, theme.GOOD if action == "again" else theme.BUTTON,
+                         border=theme.FOCUS if k == self.focus else None, width=m.dp(4))
+            draw.icon(canvas, action, button.inflate(-m.dp(12), -m.dp(12)))
+            canvas.target(button, action)
+        for seat, cell in zip(view.seats, grid(scores, len(view.seats), per_row, m.pad), strict=True):
             winner = seat.seat in winners
             canvas.panel(
                 cell,

@@ -218,3 +218,22 @@ class CelebrationWatch:
         seat, picture = new[-1]
         self.serial += 1
         return Celebration(self.serial, seat, picture, game.boards[seat].picture(picture).stars)
+
+
+class KidsViews:
+    """The views of one game as it goes: a picture completed since the last view is celebrated
+    (once; what a resumed game had completed already is not news)."""
+
+    def __init__(self, names: tuple[str, ...], game: KidsState) -> None:
+        self.names = names
+        self.watch = CelebrationWatch()
+        self.watch.check(game)
+        self.celebration: Celebration | None = None
+
+    def __call__(self, reader: Any, frame: Any = None) -> KidsTableView:
+        """The view of ``reader`` (the Kids tracker's game, question and warnings)."""
+        news = self.watch.check(reader.game)
+        if news is not None:
+            self.celebration = news
+        return build_kids_view(reader.game, self.names, prompt=reader.prompt, warnings=reader.warnings,
+                               celebration=self.celebration, frame=frame)
