@@ -122,6 +122,7 @@ class PressTracker:
         # A button held down at start-up is not a press: its release must not count either.
         self._pressed_at: float | None = None
         self._long_done = pressed
+        self._bounce: float | None = None  # when the blips since the last settled level began
 
     def edge(self, pressed: bool, t: float) -> None:
         if pressed != self._raw:
@@ -134,14 +135,20 @@ class PressTracker:
             t, level = self._edges[0]
             until = self._edges[1][0] if len(self._edges) > 1 else now
             if until - t >= self.debounce:
-                self._check_long(t, out)  # the old level lasted until this edge
+                # The old level lasted until the bounce that led here began (a release that
+                # bounces ends the hold at its first edge, not its last).
+                self._check_long(t if self._bounce is None else self._bounce, out)
                 self._settle(level, t, out)
+                self._bounce = None
                 self._check_long(until, out)
             elif len(self._edges) == 1:
                 break  # the newest level has not held long enough yet
+            elif self._bounce is None:
+                self._bounce = t
             self._edges.pop(0)
         # The stable level is known to last until the first edge still being judged.
-        self._check_long(self._edges[0][0] if self._edges else now, out)
+        self._check_long(self._bounce if self._bounce is not None else self._edges[0][0] if self._edges
+                         else now, out)
         return out
 
     def _settle(self, pressed: bool, t: float, out: list[tuple[Input, float]]) -> None:

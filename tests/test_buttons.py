@@ -147,6 +147,14 @@ def test_a_button_held_at_start_up_is_no_press():
     assert tr.poll(5.0) == [(Input.CONFIRM, 4.125)]
 
 
+def test_a_release_that_bounces_ends_the_hold_at_its_first_edge():
+    # Found by hypothesis: held 0.748 s, the release bounced for 2 ms past the long-press time.
+    tr = tracker()
+    feed(tr, [(1.0, True), (1.001, False), (1.0015, True),
+              (1.75, False), (1.7512, True), (1.7524, False)])
+    assert tr.poll(6.75) == [(Input.CONFIRM, 1.7524)]
+
+
 def bounced(level, at, blips):
     """Edges of a contact that settles on ``level`` after flickering: (edges, settled time)."""
     edges = [(at, level)]
