@@ -82,3 +82,23 @@ def test_a_hand_over_a_disc_leaves_its_places_unknown_not_guessed():
             continue  # not found at all: no guess either
         assert found["unknown"] > 0 or Counter(found["tiles"]) == Counter(expected["tiles"])
     assert obs["occluded"]
+
+
+def test_discs_under_a_warm_light_are_read_with_no_board_to_balance_it():
+    # No board's cream balances the frame: each disc's own cream ring must, or the
+    # ring is not found (a 2700 K light makes the cream too saturated) and tiles drift.
+    rng = np.random.default_rng(7)
+    content = random_content(rng, players=2)
+    frame, truth = render_table(content, Conditions(kelvin=2700.0, table="wood"), rng)
+    for board in truth["geometry"]["boards"]:
+        outline = np.round(np.array(board["outline"], np.float64)).astype(np.int32)
+        hull = cv2.convexHull(outline)
+        cv2.fillConvexPoly(frame, hull, (40, 80, 130))
+        cv2.polylines(frame, [hull], True, (40, 80, 130), 25)
+    obs = recognize(frame)
+    assert obs["boards"] == []
+    assert len(obs["factories"]) == len(truth["factories"])
+    for expected in truth["factories"]:
+        found = _nearest(obs["factories"], expected["center"])
+        assert np.hypot(*np.subtract(found["center"], expected["center"])) < 6
+        assert Counter(found["tiles"]) == Counter(expected["tiles"])

@@ -30,7 +30,22 @@ DISC_RADIUS_MM = 45.0
 TILE_MM = 20.0
 TILE_THICK_MM = 7.0
 _PATCH_PX_PER_MM = 2.0
+_CENTER_PX_PER_MM = 1.5  # a tile is 30 px across: plenty to segment the pile and read it
 _RING_PX_PER_MM = 1.5  # enough to find the ring's edge, to a fraction of a mm after fitting
+
+# On a disc no printed cell lies under a tile, so a pale colour there is a tile washed
+# out by glare or gloss: each tile's mixes, and its washed-out looks.
+_DISC_TILE_MIXES = {c: list(color.TILE_MIXES[c]) for c in COLORS}
+_DISC_TILE_MIXES["blue"] += [color._mix(pale_blue=0.7, blue=0.2, white=0.1),
+                             color._mix(pale_blue=0.5, pale_teal=0.2, white=0.3)]
+_DISC_TILE_MIXES["red"] += [color._mix(pale_red=0.7, red=0.15, darkred=0.15),
+                            color._mix(pale_red=0.5, white=0.4, red=0.1)]
+_DISC_TILE_MIXES["yellow"] += [color._mix(pale_orange=0.6, orange=0.2, skin=0.1, cream=0.1),
+                               color._mix(cream=0.5, pale_orange=0.4, skin=0.1),
+                               color._mix(skin=0.8, orange=0.15, darkred=0.05)]
+_DISC_TILE_MIXES["black"] += [color._mix(pale_dark=0.35, dark=0.2, pale_teal=0.15, grey=0.15, white=0.1,
+                                         pale_blue=0.05)]
+_DISC_TILE_MIXES["white"] += [color._mix(white=0.5, pale_teal=0.4, cream=0.1)]
 
 _EMPTY_DISC = [color._mix(print_blue=0.5, print_light=0.4, navy=0.1),
                color._mix(print_light=0.6, print_blue=0.3, blue=0.1),
@@ -98,6 +113,10 @@ def read_factories(frame: np.ndarray, small: np.ndarray, scale: float, wb: White
     """Discs found by their own print (blue sunburst inside a cream ring inside an
     orange-brown rim), each read in its own rectified view; the boards, when found,
     only hide their own blue and give the table plane for the centre pile."""
+    if not boards:
+        # No board's cream balanced the frame: the brightest things on the table stand in,
+        # enough to find the discs' cream rings, and each disc's own ring does the rest.
+        wb = WhiteBalance.from_brightest(frame[::4, ::4])
     mask = blue_mask(small)
     for b in boards:
         m = 8.0
@@ -115,8 +134,13 @@ def read_factories(frame: np.ndarray, small: np.ndarray, scale: float, wb: White
     factories: list[FactoryReading] = []
     for i in order:
         c_img = cents[i] / scale
-        if any(np.linalg.norm(f.center - c_img) < f.radius for f in factories):
+        if any(math.dist(f.center, c_img) < f.radius for f in factories):
             continue
+        if len(factories) >= 5:
+            # Inside the circle of discs lies the centre pile: its blue tiles are no disc.
+            middle = np.mean([f.center for f in factories], axis=0)
+            if math.dist(middle, c_img) < min(math.dist(middle, f.center) - f.radius for f in factories):
+                continue
         # Image px per mm there, guessed: from the discs already read (all discs are
         # one size, on one table), from the table plane, from the blob taken as a whole
         # sunburst; the disc's own ring then measures it.
@@ -125,7 +149,9 @@ def read_factories(frame: np.ndarray, small: np.ndarray, scale: float, wb: White
             guesses.append(float(np.median([f.radius / DISC_RADIUS_MM for f in factories])))
         if plane is not None:
             guesses.append(_local_ppm(plane, plane.to_plane([c_img])[0]))
-        guesses.append(math.sqrt(stats[i, cv2.CC_STAT_AREA] / math.pi) / scale / SUNBURST_RADIUS_MM)
+        if not factories:
+            # Only while no disc is known: tiles split the blue into parts of any size.
+            guesses.append(math.sqrt(stats[i, cv2.CC_STAT_AREA] / math.pi) / scale / SUNBURST_RADIUS_MM)
         tried: list[float] = []
         for ppm in guesses:
             if not 0.05 < ppm < 50 or any(abs(ppm / t - 1) < 0.2 for t in tried):
@@ -133,7 +159,7 @@ def read_factories(frame: np.ndarray, small: np.ndarray, scale: float, wb: White
             tried.append(ppm)
             reading = _read_disc(frame, c_img, ppm, wb, top_of)
             if reading is not None:
-                if not any(np.linalg.norm(f.center - reading.center) < f.radius for f in factories):
+                if not any(math.dist(f.center, reading.center) < f.radius for f in factories):
                     factories.append(reading)
                 break
     if factories:
@@ -266,8 +292,10 @@ def _read_disc(frame: np.ndarray, c_img: np.ndarray, ppm_img: float, wb: WhiteBa
         rp = _RING_PX_PER_MM
         patch_to_disc_plane = np.array([[1 / rp, 0, -half], [0, 1 / rp, -half], [0, 0, 1]])
         step = patch_to_disc_plane @ np.vstack([affine, [0, 0, 1]])
-        if attempt == 0 and np.hypot(*step[:2, 2]) > 0.6 * RING_MM:
-            return None  # the blue it started from lies outside the ring it found
+        if attempt == 0 and np.hypot(*step[:2, 2]) > SUNBURST_RADIUS_MM + 3:
+            # The blue it started from lies outside the ring it found. (Four tiles leave
+            # only arcs of the sunburst, whose middles lie up to its edge.)
+            return None
         disc_to_img = disc_to_img @ step
         axes = np.linalg.svd(step[:2, :2], compute_uv=False)
         moved, stretched = np.hypot(*step[:2, 2]), max(axes.max() - 1, 1 - axes.min())
@@ -284,11 +312,16 @@ def _read_disc(frame: np.ndarray, c_img: np.ndarray, ppm_img: float, wb: WhiteBa
     n = patch.shape[0]
     r = _radius_grid(n, ppm)
     blue = blue_mask(patch) > 0
-    hsv = cv2.cvtColor(patch, cv2.COLOR_BGR2HSV)
+    hsv = hsv0 = cv2.cvtColor(patch, cv2.COLOR_BGR2HSV)
     ring_zone = (r > SUNBURST_RADIUS_MM + 2) & (r < RING_MM - 1)
     cream = ((hsv[..., 1] < 90) & (hsv[..., 2] > 110))[ring_zone].mean()
     if blue[r < SUNBURST_RADIUS_MM - 1].mean() < 0.08 or cream < 0.3:
         return None
+    # The disc's own cream ring balances the colour where the disc lies: light falls off
+    # across a table and no board need be in view to balance the frame.
+    gains = np.clip(_DISC_CREAM_BGR / np.maximum(_ring_cream(patch, r), 1.0), 0.7, 1.45)
+    patch = cv2.multiply(patch, (*(float(g) for g in gains), 0.0))
+    hsv = cv2.cvtColor(patch, cv2.COLOR_BGR2HSV)
     # Words only where tiles can show (the rest is the ring and rim, judged by hue).
     words = np.full((n, n), -1, np.int64)
     near = r < SUNBURST_RADIUS_MM + 7
@@ -305,11 +338,12 @@ def _read_disc(frame: np.ndarray, c_img: np.ndarray, ppm_img: float, wb: WhiteBa
             lift = None
     slots = _tile_sites(tile & (r < SUNBURST_RADIUS_MM), r, ppm, lift)
     half_win = max(2, round(0.28 * TILE_MM * ppm))
+    core_win = max(2, round(0.18 * TILE_MM * ppm))
     values, confs, points = [], [], []
     inside = r < SUNBURST_RADIUS_MM + 5
     slots = [_settle(tile, inside, s, half_win, round(4 * ppm)) for s in slots]
     seen = patch.max(axis=2) > 0  # the warp leaves what lies out of the frame black
-    hidden = _hidden_sectors(hsv, r, ppm, seen)
+    hidden = _hidden_sectors(hsv0, r, ppm, seen)
     if hidden.mean() > 0.4:
         return None  # no rim round most of it: print on a board, tiles in a heap, not a disc
     if not slots and hidden.any():
@@ -317,33 +351,46 @@ def _read_disc(frame: np.ndarray, c_img: np.ndarray, ppm_img: float, wb: WhiteBa
         # places are judged by where the rim is hidden.
         c0 = n / 2 + (lift * ppm if lift is not None else np.zeros(2))
         slots = [tuple(c0 + np.array([du, dv]) * _SITE_MM / 2 * ppm) for du in (-1, 1) for dv in (-1, 1)]
+    # What lies over the rim where it is hidden (a hand, a sleeve, a cup): a place beside
+    # it that this explains as well as any tile is unknown, not read as skin-coloured
+    # yellow or a shadow-black tile.
+    over = _occluder_mix(patch, r, hidden, seen) if hidden.any() else None
     for sx, sy in slots:
-        # Nothing lies on a disc's rim in play: where it is hidden, a hand, a cup or the
-        # frame's edge hides the places next to it as well, whatever shows there.
         sector = round(math.atan2(sy - n / 2, sx - n / 2) / (2 * math.pi) * _SECTORS)
         near = [(sector + k) % _SECTORS for k in range(-_SECTORS // 8, _SECTORS // 8 + 1)]
+        beside_hidden = bool(hidden[near].any())
         x0, y0 = round(sx) - half_win, round(sy) - half_win
         box = (slice(max(0, y0), y0 + 2 * half_win), slice(max(0, x0), x0 + 2 * half_win))
-        if hidden[near].any() or seen[box].mean() < 0.8:
+        points.append(apply_h(disc_to_img, [[sx / ppm - half, sy / ppm - half]])[0])
+        if seen[box].mean() < 0.8 or (beside_hidden and over is None):
             values.append(UNKNOWN)
             confs.append(0.0)
-            points.append(apply_h(disc_to_img, [[sx / ppm - half, sy / ppm - half]])[0])
             continue
-        x0, y0 = round(sx) - half_win, round(sy) - half_win
-        box = (slice(max(0, y0), y0 + 2 * half_win), slice(max(0, x0), x0 + 2 * half_win))
         covered = tile[box].sum() / max(1, inside[box].sum())
+        # A tile fills the middle of its place; a neighbour's side face and shadow, seen
+        # obliquely, reach only its edge.
+        cx, cy = round(sx), round(sy)
+        core = (slice(max(0, cy - core_win), cy + core_win), slice(max(0, cx - core_win), cx + core_win))
+        core_covered = tile[core].sum() / max(1, inside[core].sum())
         win = words[box].ravel()
         hist = np.bincount(win[win >= 0], minlength=len(color.WORD_NAMES)).astype(np.float64)
-        if covered < 0.15:
+        if covered < 0.15 or core_covered < 0.3:
             rd = color.Reading(None, 1.0)  # the sunburst shows: no tile here
         else:
-            cands = {c: color.TILE_MIXES[c] for c in COLORS}
+            cands: dict[str | None, list[np.ndarray]] = dict(_DISC_TILE_MIXES)
             if covered < 0.6:
                 cands[None] = _EMPTY_DISC
             rd = color.classify(hist, float((win < 0).sum()), cands)
+            fit = color._score(hist, cands[rd.value]) if rd.value in cands else -np.inf
+            if rd.value in _PLAIN and (rd.confidence < 0.9 or fit < _LEAST_FIT):
+                # Seen steeply, a tile's side face and shadow fill much of the place beside
+                # it, darker and flat: a tile colour that fits it poorly is no tile's top.
+                rd = color.Reading(UNKNOWN, rd.confidence)
+            if beside_hidden and rd.value != UNKNOWN and (
+                    rd.confidence < 0.9 or float(np.log(over) @ hist) / max(1.0, hist.sum()) > fit - 0.5):
+                rd = color.Reading(UNKNOWN, 0.0)
         values.append(rd.value)
         confs.append(rd.confidence)
-        points.append(apply_h(disc_to_img, [[sx / ppm - half, sy / ppm - half]])[0])
     tiles = [v for v in values if v not in (None, UNKNOWN)]
     unknown = sum(v == UNKNOWN for v in values)
     center_img = apply_h(disc_to_img, [[0.0, 0.0]])[0]
@@ -351,6 +398,34 @@ def _read_disc(frame: np.ndarray, c_img: np.ndarray, ppm_img: float, wb: WhiteBa
     confidence = float(min([1.0] + [c for v, c in zip(values, confs, strict=True) if v != UNKNOWN]))
     return FactoryReading(center_img, radius_img, tiles, unknown, confidence, points, values)
 
+
+# The ring's print (RGB 236, 222, 188); boards balanced to CREAM_RGB show it so too.
+_DISC_CREAM_BGR = np.array([188.0, 222.0, 236.0], np.float32)
+
+
+def _ring_cream(patch: np.ndarray, r: np.ndarray) -> np.ndarray:
+    """The cream ring's colour (B, G, R): the lighter half of the plain ring between the
+    sunburst's dots and the black waves' inner swing, where no tile reaches."""
+    zone = patch[(r > SUNBURST_RADIUS_MM + 3) & (r < RING_MM - 1.5)].astype(np.float32)
+    total = zone.sum(axis=1)
+    return np.median(zone[total >= np.median(total)], axis=0)
+
+
+def _occluder_mix(patch: np.ndarray, r: np.ndarray, hidden: np.ndarray,
+                  seen: np.ndarray) -> np.ndarray | None:
+    """The colour-word mix of what covers the rim where it is hidden (and in the frame)."""
+    zone = (r > RING_MM - 4) & (r < DISC_RADIUS_MM - 1) & seen & hidden[_sector_map(r.shape[0])]
+    if zone.sum() < 20:
+        return None
+    w = color.word_indices(patch[zone])
+    hist = np.bincount(w[w >= 0], minlength=len(color.WORD_NAMES)).astype(np.float64)
+    return (hist + 0.5) / (hist.sum() + 0.5 * len(hist))
+
+
+# A plain tile's top (mean log-likelihood per pixel under its best mix) fits better than
+# this; the patterned black and white tiles vary too much for such a bound.
+_LEAST_FIT = -2.0
+_PLAIN = ("blue", "red", "yellow")
 
 _SITE_MM = TILE_MM + 0.6  # tiles of a block touch, or nearly
 
@@ -485,31 +560,28 @@ def _read_center(frame: np.ndarray, plane: _Plane, factories: list[FactoryReadin
     # 250 mm across): anything wider is a misplaced plane or a disc read in the wrong place.
     if radius < 2 * TILE_MM or radius > _CENTER_MOST_MM:
         return CenterReading({}, False, 0)
-    ppm = _PATCH_PX_PER_MM
+    ppm = _CENTER_PX_PER_MM
     patch = plane.patch(frame, middle, radius, wb, ppm)
     n = patch.shape[0]
     inside = _radius_grid(n, ppm) < radius
     lab = cv2.cvtColor(np.clip(patch / 255.0, 0, 1).astype(np.float32), cv2.COLOR_BGR2Lab)
-    table = np.median(lab[inside], axis=0)
+    table = np.median(lab[inside][::7], axis=0)  # a sample is plenty for the table's colour
     dist = np.linalg.norm((lab - table) * [0.5, 1, 1], axis=2)
     fg = ((dist > 14) & inside).astype(np.uint8)
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
+    fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
     count, labels, stats, _ = cv2.connectedComponentsWithStats(fg)
     tile_area = (TILE_MM * ppm) ** 2 * 1.2
-    words = None
     tiles: dict[str, int] = {}
     marker, unknown = False, 0
     points, values = [], []
-    cands = {c: color.TILE_MIXES[c] for c in COLORS}
+    cands: dict[str | None, list[np.ndarray]] = {c: color.TILE_MIXES[c] for c in COLORS}
     cands[MARKER] = color.TILE_MIXES[MARKER]
     to_mm = np.array([[1 / ppm, 0, middle[0] - radius], [0, 1 / ppm, middle[1] - radius], [0, 0, 1]])
     for i in range(1, count):
         area = stats[i, cv2.CC_STAT_AREA]
         if area < 0.3 * tile_area:
             continue
-        if words is None:
-            words = color.word_indices(patch.reshape(-1, 3)).reshape(n, n)
         x, y, bw, bh = stats[i, :4]
         ys, xs = np.nonzero(labels[y:y + bh, x:x + bw] == i)
         xs, ys = xs + x, ys + y
@@ -524,7 +596,7 @@ def _read_center(frame: np.ndarray, plane: _Plane, factories: list[FactoryReadin
         for j, cpt in enumerate(centers):
             half_win = round(0.3 * TILE_MM * ppm)
             x0, y0 = round(cpt[0]) - half_win, round(cpt[1]) - half_win
-            win = words[max(0, y0):y0 + 2 * half_win, max(0, x0):x0 + 2 * half_win].ravel()
+            win = color.word_indices(patch[max(0, y0):y0 + 2 * half_win, max(0, x0):x0 + 2 * half_win])
             if (assign == j).sum() == 0 or win.size == 0:
                 continue
             hist = np.bincount(win[win >= 0], minlength=len(color.WORD_NAMES)).astype(np.float64)
