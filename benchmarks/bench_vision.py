@@ -12,8 +12,11 @@ light colour and falloff, glare, blur, noise, JPEG, wood/white tables, clutter, 
 - boards exact: boards found with rotation, side and every visible place right;
 - factories exact: discs found with exactly the right tiles (and unknown count);
 - centre exact: the centre pile's counts and marker right;
-- median latency of recognize() (one process, pinned to one thread) for 1920x1080
-  frames of a 4-player table and for 4000x3000 frames.
+- median latency of recognize(), as the process's CPU time with OpenCV on one thread (so
+  other work on the machine does not count; pin the run to one core with `taskset -c 1`),
+  for 1920x1080 frames of a 4-player table and for 4000x3000 frames.
+`--failures FILE` writes one JSON line per board not read exactly (frame, conditions,
+what was wrong) for per-failure debugging (vision/debug.py draws the overlays).
 Targets (issue 3): per-cell >= 99.5%, confidently wrong <= 0.1%, boards exact >= 98%,
 factories exact >= 99%, median latency <= 150 ms (1920x1080, 4 players) and <= 400 ms (4000x3000).
 """
@@ -71,7 +74,7 @@ def _match(found: list[dict], truth: list[dict], radius: float) -> dict[int, int
     return out
 
 
-def score_frame(obs: dict, truth: dict, tally: Counter) -> None:
+def score_frame(obs: dict, truth: dict, tally: Counter, failures: list[dict] | None = None) -> None:
     px = truth["geometry"]["camera"]["px_per_mm"]
     matches = _match(obs["boards"], truth["boards"], 80 * px)
     for ti, tb in enumerate(truth["boards"]):
@@ -79,7 +82,8 @@ def score_frame(obs: dict, truth: dict, tally: Counter) -> None:
         fb = obs["boards"][matches[ti]] if ti in matches else None
         fvals = place_values(fb) if fb else [UNKNOWN] * len(tvals)
         exact = fb is not None and fb["rotation"] == tb["rotation"] and fb["side"] == tb["side"]
-        for t, f in zip(tvals, fvals, strict=True):
+        wrong = []
+        for k, (t, f) in enumerate(zip(tvals, fvals, strict=True)):
             if t == UNKNOWN:
                 continue
             tally["cells"] += 1
@@ -87,10 +91,16 @@ def score_frame(obs: dict, truth: dict, tally: Counter) -> None:
                 tally["cells_right"] += 1
             else:
                 exact = False
+                wrong.append([k, t, f])
                 if f != UNKNOWN:
                     tally["cells_confidently_wrong"] += 1
         tally["boards"] += 1
         tally["boards_exact"] += exact
+        if failures is not None and not exact:
+            failures.append({"board": ti, "center": tb["center"], "found": fb is not None,
+                             "rotation": [tb["rotation"], fb and fb["rotation"]],
+                             "side": [tb["side"], fb and fb["side"]],
+                             "wrong_places": wrong if fb is not None else len(wrong)})
         if fb is not None:
             tally["rotation_right"] += fb["rotation"] == tb["rotation"]
             tally["side_right"] += fb["side"] == tb["side"]
@@ -149,22 +159,31 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache", type=Path, help="keep rendered frames here and reuse them")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--verbose", action="store_true", help="one line per frame")
+    parser.add_argument("--failures", type=Path, help="write the boards not read exactly here (JSON lines)")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
 
     tally: Counter = Counter()
     latency: dict[str, list[float]] = {"1920x1080 4p": [], "4000x3000": []}
+    failure_log = args.failures.open("w") if args.failures else None
     for i in range(args.frames):
         frame, truth, cond = load_or_render(i, args.seed, args.cache)
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         obs = recognize(frame)
-        dt = (time.perf_counter() - t0) * 1000
+        dt = (time.process_time() - t0) * 1000
         if frame.shape[1] == 1920 and len(truth["boards"]) == 4 and len(truth["factories"]) == 9:
             latency["1920x1080 4p"].append(dt)
         elif frame.shape[1] == 4000:
             latency["4000x3000"].append(dt)
         before = Counter(tally)
-        score_frame(obs, truth, tally)
+        failures: list[dict] = []
+        score_frame(obs, truth, tally, failures)
+        if failure_log is not None:
+            seen = {"tilt": round(cond.tilt_deg, 1), "hand": cond.hand, "mats": cond.mats,
+                    "glare": round(cond.glare, 2), "size": f"{frame.shape[1]}x{frame.shape[0]}"}
+            for failure in failures:
+                line = {"frame": i, "seed": args.seed, **failure, "conditions": seen}
+                failure_log.write(json.dumps(line) + "\n")
         if args.verbose:
             d = tally - before
             print(f"frame {i}: {frame.shape[1]}x{frame.shape[0]} boards {d['boards_exact']}/{d['boards']} "
@@ -172,6 +191,9 @@ def main(argv: list[str] | None = None) -> int:
                   f"factories {d['factories_exact']}/{d['factories']} centre {d['centres_exact']} "
                   f"{dt:.0f} ms tilt {cond.tilt_deg:.0f} hand {cond.hand} glare {cond.glare:.2f}",
                   flush=True)
+
+    if failure_log is not None:
+        failure_log.close()
 
     def rate(a: str, b: str) -> float:
         return tally[a] / tally[b] if tally[b] else float("nan")
@@ -201,7 +223,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"centre exact:        {result['centre_exact']:.2%}")
         print(f"extra boards / factories: {tally['boards_extra']} / {tally['factories_extra']}")
         for k, v in latency.items():
-            med = f"{statistics.median(v):.0f} ms over {len(v)} frames" if v else "no frames"
+            med = f"{statistics.median(v):.0f} ms CPU over {len(v)} frames" if v else "no frames"
             print(f"median latency {k}: {med}")
     return 0
 

@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
-from vision.geometry import apply_h, camera_in_plane, clockwise_from_bottom, order_clockwise, parallax
+from vision.geometry import (
+    apply_h,
+    camera_in_plane,
+    clockwise_from_bottom,
+    in_frame,
+    order_clockwise,
+    parallax,
+    rect_homography,
+)
 from vision.synth.camera import look_at
 
 
@@ -38,3 +47,18 @@ def test_parallax_points_away_from_the_camera_foot():
 def test_apply_h_identity():
     pts = np.array([[1.0, 2.0], [3.0, 4.0]])
     assert np.allclose(apply_h(np.eye(3), pts), pts)
+
+
+def test_in_frame_is_the_part_of_a_picture_that_lands_in_the_image():
+    # A 260 x 250 picture mapped partly out of a 200 x 200 image, under perspective.
+    h = rect_homography(np.array([[-50, -20], [300, 10], [320, 260], [-40, 240.0]]), 260, 250)
+    fast = in_frame(h, 260, 250, 200, 200)
+    yy, xx = np.mgrid[0:250, 0:260].astype(np.float64)
+    q = np.stack([xx + 0.5, yy + 0.5, np.ones_like(xx)], axis=-1) @ h.T
+    x, y = q[..., 0] / q[..., 2], q[..., 1] / q[..., 2]
+    exact = (x >= 0) & (y >= 0) & (x <= 199) & (y <= 199)
+    assert 0.3 < exact.mean() < 0.7
+    # Only pixels on the image's outline may differ (a filled polygon's edge pixels).
+    ring = cv2.dilate(exact.astype(np.uint8), np.ones((3, 3), np.uint8)) > cv2.erode(
+        exact.astype(np.uint8), np.ones((3, 3), np.uint8))
+    assert not ((fast != exact) & ~ring).any()

@@ -62,6 +62,7 @@ def find_boards(small: np.ndarray, scale: float, full: np.ndarray, wb: WhiteBala
     area_img = small.shape[0] * small.shape[1]
     found: list[BoardFind] = []
     cut: list[np.ndarray] = []
+    blocked: list[np.ndarray] = []  # whole outlines that did not make a board: maybe something stands over it
     for contour in contours:
         hull_area = cv2.contourArea(cv2.convexHull(contour))
         if hull_area < max(600.0, 0.002 * area_img) or hull_area > 0.5 * area_img:
@@ -71,47 +72,110 @@ def find_boards(small: np.ndarray, scale: float, full: np.ndarray, wb: WhiteBala
         if x <= 1 or y <= 1 or x + bw >= small.shape[1] - 1 or y + bh >= small.shape[0] - 1:
             cut.append(contour)
             continue
-        quad = fit_quad(contour)
-        if quad is None:
-            continue
-        qarea = cv2.contourArea(quad.astype(np.float32))
-        if qarea <= 0 or hull_area / qarea < 0.85 or not cv2.isContourConvex(quad.astype(np.float32)):
-            continue
-        sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
-        if sides.min() / sides.max() < 0.35:
-            continue
-        board = _orient_and_refine(small, quad, scale, full, wb)
+        board = _whole_board(contour, hull_area, small, scale, full, wb=wb)
         if board is not None:
             found.append(board)
+        elif hull_area >= 0.01 * area_img:
+            blocked.append(contour)
+    # Every board lies on the table plane, so a whole board found measures the plane in
+    # millimetres; that gives a cut board the sides the frame's edge hides. Without one,
+    # the cut board's own sides and a typical lens measure it (_plane_from_sides).
+    to_mm = None
     if found:
-        # Every board lies on the table plane, so a whole board found measures the plane in
-        # millimetres; that gives a cut board the sides the frame's edge hides.
         ref = max(found, key=lambda b: b.confidence)
         to_mm = np.linalg.inv(ref.board_h) @ np.diag([1 / scale, 1 / scale, 1.0])
-        h, w = full.shape[:2]
-        for contour in cut:
-            board = _cut_board(contour, small, scale, full, wb, to_mm=to_mm)
-            if board is not None and 0 <= board.center[0] < w and 0 <= board.center[1] < h:
-                found.append(board)
+    h, w = full.shape[:2]
+    for contour in cut:
+        board = _cut_board(contour, small, scale, full, wb, to_mm=to_mm)
+        if board is None:  # it may only touch the frame's edge, or lose a corner to it
+            board = _whole_board(contour, cv2.contourArea(cv2.convexHull(contour)), small, scale, full, wb=wb,
+                                 partial=True)
+        if board is not None and 0 <= board.center[0] < w and 0 <= board.center[1] < h:
+            found.append(board)
+    for contour in blocked:
+        board = _cut_board(contour, small, scale, full, wb, to_mm=to_mm, occluded=True)
+        if board is not None and 0 <= board.center[0] < w and 0 <= board.center[1] < h \
+                and all(np.linalg.norm(board.center - b.center) > 0.3 * _size_px(b) for b in found):
+            found.append(board)
     return found
 
 
+def _size_px(board: BoardFind) -> float:
+    return float(np.linalg.norm(board.quad[2] - board.quad[0]))
+
+
+def _whole_board(contour: np.ndarray, hull_area: float, small: np.ndarray, scale: float, full: np.ndarray, *,
+                 wb: WhiteBalance, partial: bool = False) -> BoardFind | None:
+    """A board whose outline is (nearly) all in view: a quadrilateral it fills."""
+    quad = fit_quad(contour)
+    if quad is None:
+        return None
+    qarea = cv2.contourArea(quad.astype(np.float32))
+    if qarea <= 0 or hull_area / qarea < 0.85 or not cv2.isContourConvex(quad.astype(np.float32)):
+        return None
+    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    if sides.min() / sides.max() < 0.35:
+        return None
+    return _orient_and_refine(small, quad, scale, full, wb, partial=partial)
+
+
+def _plane_from_sides(sides: list[tuple[np.ndarray, np.ndarray]], w: int, h: int) -> np.ndarray | None:
+    """Image px -> table-plane units (metric up to scale) from three sides of a rectangle:
+    the first and last are parallel on the table and meet at a vanishing point, the middle
+    one is square to them. With the principal point at the image centre and a typical
+    focal length (phones and the Pi camera: 55-72 degrees across), that fixes the plane's
+    tilt; the middle side's length is the unit."""
+    f = 0.8 * max(w, h)
+    k_inv = np.linalg.inv(np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1.0]]))
+
+    def line(p: np.ndarray, d: np.ndarray) -> np.ndarray:
+        return np.cross([p[0], p[1], 1.0], [p[0] + d[0], p[1] + d[1], 1.0])
+
+    vanish = np.cross(line(*sides[0]), line(*sides[2]))
+    u2 = k_inv @ vanish
+    c1, c2 = _intersect(sides[0], sides[1]), _intersect(sides[1], sides[2])
+    if not (np.isfinite(c1).all() and np.isfinite(c2).all()) or np.linalg.norm(u2) < 1e-12:
+        return None
+    d1, d2 = k_inv @ np.array([*c1, 1.0]), k_inv @ np.array([*c2, 1.0])
+    along = k_inv @ np.array([*(c2 - c1), 0.0])
+    a, b = float(u2 @ along), -float(u2 @ d1)  # the middle side's vanishing point: a*d1 + b*along
+    u1 = a * d1 + b * along
+    if np.linalg.norm(u1) < 1e-12:
+        return None
+    u1, u2 = u1 / np.linalg.norm(u1), u2 / np.linalg.norm(u2)
+    # c2's ray meets c1's ray plus one unit along u1: mu*d2 = lam*d1 + u1.
+    (mu, lam), *_ = np.linalg.lstsq(np.stack([d2, -d1], axis=1), u1, rcond=None)
+    if lam < 0:
+        u1, mu, lam = -u1, -mu, -lam
+    if lam <= 0 or mu <= 0:
+        return None
+    plane_to_img = np.linalg.inv(k_inv) @ np.stack([u1, u2, lam * d1], axis=1)
+    return np.linalg.inv(plane_to_img)
+
+
 def _cut_board(contour: np.ndarray, small: np.ndarray, scale: float, full: np.ndarray, wb: WhiteBalance, *,
-               to_mm: np.ndarray) -> BoardFind | None:
+               to_mm: np.ndarray | None, occluded: bool = False) -> BoardFind | None:
     """A board partly outside the frame, from the sides of it that are in view: four
     partial sides meet in the corners (one maybe out of view); three sides leave the
     fourth at the board's known size, measured on the table plane."""
-    sides = _visible_sides(contour, small.shape[1], small.shape[0])
+    sides = _visible_sides(contour, small.shape[1], small.shape[0], occluded)
     if sides is None:
         return None
     if len(sides) == 4:
         quad = np.array([_intersect(sides[i - 1], sides[i]) for i in range(4)])
         if not np.isfinite(quad).all():
             return None
-        return _orient_and_refine(small, order_clockwise(quad), scale, full, wb, partial=True)
+        return _orient_and_refine(small, order_clockwise(quad), scale, full, wb, partial=True,
+                                  occluded=occluded)
     if len(sides) != 3:
         return None
     c1, c2 = _intersect(sides[0], sides[1]), _intersect(sides[1], sides[2])
+    if to_mm is None:
+        unit = _plane_from_sides(sides, small.shape[1], small.shape[0])
+        if unit is None:
+            return None
+        # The side in view is the board's width or its height: either way about this long.
+        to_mm = np.diag([(BOARD_W_MM + BOARD_H_MM) / 2] * 2 + [1.0]) @ unit
     p1, p2 = apply_h(to_mm, [c1, c2])
     length = float(np.linalg.norm(p2 - p1))
     if not 0.85 * BOARD_H_MM < length < 1.15 * BOARD_W_MM:
@@ -128,7 +192,7 @@ def _cut_board(contour: np.ndarray, small: np.ndarray, scale: float, full: np.nd
         depth = length * across / along
         far = apply_h(from_mm, [p2 + normal * depth, p1 + normal * depth])
         quad = order_clockwise(np.array([c1, c2, far[0], far[1]]))
-        board = _orient_and_refine(small, quad, scale, full, wb, partial=True)
+        board = _orient_and_refine(small, quad, scale, full, wb, partial=True, occluded=occluded)
         if board is None:
             continue
         # The side in view runs along the owner's top or bottom edge exactly when it is the width.
@@ -143,9 +207,12 @@ def _cut_board(contour: np.ndarray, small: np.ndarray, scale: float, full: np.nd
     return best
 
 
-def _visible_sides(contour: np.ndarray, w: int, h: int) -> list[tuple[np.ndarray, np.ndarray]] | None:
+def _visible_sides(contour: np.ndarray, w: int, h: int,
+                   occluded: bool = False) -> list[tuple[np.ndarray, np.ndarray]] | None:
     """Lines (point, direction) of the board sides in view, in order along the outline,
-    leaving out the stretches that run along the frame's edge."""
+    leaving out the stretches that run along the frame's edge and, if `occluded`, those
+    of the outline's hull that no outline point lies along: there something (a hand, a
+    bottle) stands over the board's edge and the hull only bridges it."""
     hull = cv2.convexHull(contour.reshape(-1, 1, 2).astype(np.float32)).reshape(-1, 2).astype(np.float64)
     peri = cv2.arcLength(hull.astype(np.float32).reshape(-1, 1, 2), True)
     poly = cv2.approxPolyDP(hull.astype(np.float32).reshape(-1, 1, 2), 0.012 * peri, True).reshape(-1, 2)
@@ -159,31 +226,38 @@ def _visible_sides(contour: np.ndarray, w: int, h: int) -> list[tuple[np.ndarray
 
     edges = [on_edge(poly[i]) for i in range(n)]
     border = [bool(edges[i] & edges[(i + 1) % n]) for i in range(n)]  # segment i: poly[i] -> poly[i+1]
+    if occluded:
+        support = _support(contour, poly)
+        border = [b or sup < 0.6 for b, sup in zip(border, support, strict=True)]
     if not any(border) or all(border):
         return None
-    # Start the chain just after a border segment; the chain must be one run.
+    # The runs of the outline between the stretches left out, each simplified to sides.
     start = next(i for i in range(n) if border[i - 1] and not border[i])
-    order = [(start + j) % n for j in range(n)]
-    run = []
-    for i in order:
+    runs: list[list[int]] = []
+    for j in range(n):
+        i = (start + j) % n
         if border[i]:
-            break
-        run.append(i)
-    if any(not border[i] for i in order[len(run):]):
+            continue
+        if border[i - 1] or not runs:
+            runs.append([])
+        runs[-1].append(i)
+    if len(runs) > 1 and not occluded:
         return None  # cut by the frame in two places: too little of the board to rebuild
-    chain = np.array([poly[i] for i in run] + [poly[(run[-1] + 1) % n]])
-    simple = cv2.approxPolyDP(chain.astype(np.float32).reshape(-1, 1, 2), 0.03 * peri, False).reshape(-1, 2)
-    simple = simple.astype(np.float64)
-    lengths = np.linalg.norm(np.diff(simple, axis=0), axis=1)
+    pieces = []
+    for run in runs:
+        chain = np.array([poly[i] for i in run] + [poly[(run[-1] + 1) % n]])
+        simple = cv2.approxPolyDP(chain.astype(np.float32).reshape(-1, 1, 2), 0.03 * peri, False)
+        simple = simple.reshape(-1, 2)
+        pieces += [(a, b) for a, b in itertools.pairwise(simple.astype(np.float64))]
+    lengths = np.array([np.linalg.norm(b - a) for a, b in pieces])
     if len(lengths) == 0:
         return None
-    keep = lengths >= 0.08 * lengths.max()
     pts = contour.reshape(-1, 2).astype(np.float64)
     sides = []
-    for i in np.nonzero(keep)[0]:
-        a, b = simple[i], simple[i + 1]
+    for (a, b), length in zip(pieces, lengths, strict=True):
+        if length < 0.08 * lengths.max():
+            continue
         ab = b - a
-        length = np.linalg.norm(ab)
         nrm = np.array([-ab[1], ab[0]]) / length
         along = (pts - a) @ ab / length**2
         sel = pts[(along > 0.1) & (along < 0.9) & (np.abs((pts - a) @ nrm) < max(2.0, 0.03 * length))]
@@ -192,14 +266,43 @@ def _visible_sides(contour: np.ndarray, w: int, h: int) -> list[tuple[np.ndarray
             d = np.array([vx, vy], np.float64)
             if d @ ab < 0:
                 d = -d
-            sides.append((np.array([x0, y0], np.float64), d))
+            side = (np.array([x0, y0], np.float64), d)
         else:
-            sides.append((a, ab / length))
+            side = (a, ab / length)
+        # Two pieces of one side either side of whatever stands over it are one side.
+        if sides and abs(float(sides[-1][1] @ side[1])) > 0.97 and _off_line(sides[-1], side[0]) < 3.0:
+            continue
+        sides.append(side)
     # Consecutive sides of a board meet near a right angle.
     for s1, s2 in itertools.pairwise(sides):
         if abs(float(s1[1] @ s2[1])) > 0.6:
             return None
     return sides
+
+
+def _support(contour: np.ndarray, poly: np.ndarray) -> list[float]:
+    """For each segment of a closed polygon, the share of it that runs along the outline."""
+    pts = contour.reshape(-1, 2).astype(np.int32)
+    x0, y0 = pts.min(axis=0) - 4
+    size = pts.max(axis=0) - (x0, y0) + 5
+    ink = np.full((int(size[1]), int(size[0])), 255, np.uint8)
+    cv2.polylines(ink, [(pts - (x0, y0)).reshape(-1, 1, 2)], True, 0, 1)
+    dist = cv2.distanceTransform(ink, cv2.DIST_L2, 3)
+    out = []
+    for i in range(len(poly)):
+        a, b = poly[i], poly[(i + 1) % len(poly)]
+        steps = max(2, int(np.linalg.norm(b - a)))
+        t = np.linspace(0, 1, steps)[:, None]
+        q = np.round(a + (b - a) * t - (x0, y0)).astype(int)
+        q[:, 0] = np.clip(q[:, 0], 0, dist.shape[1] - 1)
+        q[:, 1] = np.clip(q[:, 1], 0, dist.shape[0] - 1)
+        out.append(float((dist[q[:, 1], q[:, 0]] <= 2.5).mean()))
+    return out
+
+
+def _off_line(line: tuple[np.ndarray, np.ndarray], p: np.ndarray) -> float:
+    (q, d) = line
+    return float(abs(d[0] * (p - q)[1] - d[1] * (p - q)[0]))
 
 
 def _intersect(l1: tuple[np.ndarray, np.ndarray], l2: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
@@ -211,7 +314,8 @@ def _intersect(l1: tuple[np.ndarray, np.ndarray], l2: tuple[np.ndarray, np.ndarr
     return p1 + t[0] * d1
 
 
-def _orient(small: np.ndarray, quad: np.ndarray, partial: bool = False) -> tuple[int, float] | None:
+def _orient(small: np.ndarray, quad: np.ndarray, partial: bool = False,
+            occluded: bool = False) -> tuple[int, float] | None:
     """Which quad side is the owner's top: index k such that quad rolled by k starts at
     the owner's top-left; and how clearly the panel sits low. `partial`: the board
     runs out of the frame, so only the part in view is judged."""
@@ -222,7 +326,8 @@ def _orient(small: np.ndarray, quad: np.ndarray, partial: bool = False) -> tuple
     seen = in_frame(h, n, n, small.shape[1], small.shape[0]) if partial else np.ones((n, n), bool)
     ring = np.zeros((n, n), bool)
     ring[:4], ring[-4:], ring[:, :4], ring[:, -4:] = True, True, True, True
-    if (ring & seen).sum() < 0.4 * ring.sum() or blue[ring & seen].mean() < 0.55:
+    # Where something stands over the board, its frame is not blue there.
+    if (ring & seen).sum() < 0.4 * ring.sum() or blue[ring & seen].mean() < (0.4 if occluded else 0.55):
         return None  # not framed in blue all round
     # Rows (or columns) mostly out of view cannot show the strip.
     blue[~seen] = np.nan
@@ -242,7 +347,9 @@ def _orient(small: np.ndarray, quad: np.ndarray, partial: bool = False) -> tuple
              strongest(blue[inner, lo:hi].T)]  # left side
     order = np.argsort(bands)[::-1]
     best, second = bands[order[0]], bands[order[1]]
-    if best < 0.6:
+    # Something standing over the board hides part of the strip too; then the strip
+    # must at least stand out clearly from the other sides' bands.
+    if best < 0.6 and not (occluded and best >= 0.45 and best >= 1.6 * second):
         return None
     # Owner's top on the square's side j: the owner's top-left corner is quad[j]
     # (top: q0; right: q1; bottom: q2; left: q3).
@@ -273,30 +380,31 @@ def _edge(profile: np.ndarray, lo: int, hi: int, rising: bool, hold: int = 8) ->
     return lo + i + (0.5 - a) / (b - a + 1e-9) + 0.5
 
 
-def _looks_like_board(rect: np.ndarray, s: float, seen: np.ndarray) -> bool:
+def _looks_like_board(rect: np.ndarray, s: float, seen: np.ndarray, occluded: bool = False) -> bool:
     """The score track's cream squares and the panel's cream background are there (a
     factory's sunburst, a blue mat or a cup fitted as a quad has neither); of a board
-    partly out of the frame, those of the two that are in view."""
+    partly out of the frame, those of the two that are in view; of a board something
+    stands over, one of the two."""
     hsv = cv2.cvtColor(rect, cv2.COLOR_BGR2HSV)
     v = hsv[..., 2]
     light = (hsv[..., 1] < 90) & (v > 0.55 * np.percentile(v[seen], 95))
     zones = (((slice(round(12 * s), round(68 * s)), slice(round(14 * s), round(246 * s))), 0.35),
              ((slice(round((PANEL_BOX_MM[1] + 30) * s), round((PANEL_BOX_MM[1] + 72) * s)),
                slice(round((PANEL_BOX_MM[0] + 4) * s), round((PANEL_BOX_MM[0] + 45) * s))), 0.45))
-    judged = 0
+    judged = passed = 0
     for zone, least in zones:
         z_seen = seen[zone]
         if z_seen.mean() < 0.4:
             continue
-        if light[zone][z_seen].mean() <= least:
-            return False
         judged += 1
-    return judged > 0
+        passed += light[zone][z_seen].mean() > least
+    return passed > 0 and (occluded or passed == judged)
 
 
 def _orient_and_refine(small: np.ndarray, quad_small: np.ndarray, scale: float, full: np.ndarray,
-                       wb: WhiteBalance, *, partial: bool = False) -> BoardFind | None:
-    oriented = _orient(small, quad_small, partial)
+                       wb: WhiteBalance, *, partial: bool = False,
+                       occluded: bool = False) -> BoardFind | None:
+    oriented = _orient(small, quad_small, partial, occluded)
     if oriented is None:
         return None
     k, clarity = oriented
@@ -307,10 +415,10 @@ def _orient_and_refine(small: np.ndarray, quad_small: np.ndarray, scale: float, 
     to_img = board_h @ np.diag([1 / s, 1 / s, 1.0])
     w, h = round(BOARD_W_MM * s), round(BOARD_H_MM * s)
     rect = cv2.warpPerspective(full, np.linalg.inv(to_img), (w, h), flags=cv2.INTER_LINEAR)
-    rect = wb.apply(rect).astype(np.uint8)
+    rect = wb.apply_u8(rect)
     body = (blue_mask(rect) == 0).astype(np.float32)
     seen = in_frame(to_img, w, h, full.shape[1], full.shape[0]) if partial else np.ones((h, w), bool)
-    if not _looks_like_board(rect, s, seen):
+    if not _looks_like_board(rect, s, seen, occluded):
         return None
     x0, y0, x1, y1 = (v * s for v in PANEL_BOX_MM)
     win = round(14 * s)

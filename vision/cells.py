@@ -1,15 +1,24 @@
-"""Reading a located board: pattern lines, floor and wall, each place on its own.
+"""Reading a located board: pattern lines, floor and wall.
 
 Places are sampled in the measured 900 x 600 crop of the lower panel
-(real-table.md). A tile is 7 mm thick, so seen obliquely its top face lies off the
-cell printed under it, away from the camera's foot; each place is sampled halfway
-between the cell and the top face, in a window small enough to lie inside both:
-the tile's top (or body) when a tile is there, the printed cell when not.
+(real-table.md), white-balanced on the board's own cream. A tile is 7 mm thick, so
+seen obliquely its top face lies off the cell printed under it, away from the
+camera's foot; each place is looked at three times: halfway between the cell and
+the top face (inside both), on the top face with a wider window, and on the printed
+cell. A small place model per kind of place (pattern line or floor; each printed
+colour of the coloured wall; the grey wall), measured by vision.calibrate on frames
+with known truth, reads the three looks (colour-word shares and lightness and
+saturation statistics) into tile colours, empty, or hidden; a place it is not sure
+of is "unknown". A pattern line is then read as a whole (one colour, filled from
+the wall end), and the side that is up from what every wall cell says of it.
+Without a measured model, places are read by the colour-word mixes of vision.color.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -70,6 +79,7 @@ class BoardReading:
     occluded: bool
     balance: WhiteBalance
     histograms: np.ndarray  # word counts of each place's window, in PLACES order
+    features: np.ndarray  # what the place model reads, one row a place, in PLACES order
 
 
 def _sample_windows(panel: np.ndarray, centers: np.ndarray, half: int) -> tuple[np.ndarray, np.ndarray]:
@@ -101,17 +111,192 @@ def read_board(frame: np.ndarray, board: BoardFind, rough: WhiteBalance) -> Boar
     words = color.word_indices(pixels)
     hists, glare = color.histograms(words, groups, len(PLACES))
     vivid = _vivid_share(pixels, groups, len(PLACES))
+    # Two more looks at each place for the place model: a wide window on where a tile's
+    # top face would be, and the printed cell itself (what shows when no tile is there).
+    top = (CENTERS + 2 * shift) * s
+    wide = max(4, round(_WIDE_WINDOW * CELL_PX * s / 2))
+    features = np.concatenate([_features(pixels, hists, glare),
+                               _features(*_look(panel, top, wide)),
+                               _features(*_look(panel, CENTERS * s, half))], axis=1)
 
     # A place whose sampled window runs out of the frame is not seen.
     corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64) * half / s
-    looks = [apply_h(board.panel_h, c + corners) for c in CENTERS + shift]
+    looks = apply_h(board.panel_h, (CENTERS + shift)[:, None, :] + corners[None]).reshape(-1, 4, 2)
     h_img, w_img = frame.shape[:2]
-    out_of_frame = np.array([((q < 0).any() or (q[:, 0] > w_img - 1).any() or (q[:, 1] > h_img - 1).any())
-                             for q in looks])
+    out_of_frame = ((looks < 0).any(axis=(1, 2)) | (looks[..., 0] > w_img - 1).any(axis=1)
+                    | (looks[..., 1] > h_img - 1).any(axis=1))
     hists[out_of_frame] = 0
     glare[out_of_frame] = 0
 
-    side, side_conf = _decide_side(hists)
+    if "side:blue" in PLACE_MODELS:
+        side, side_conf = _side_by_model(features, hists, glare)
+    else:
+        side, side_conf = _decide_side(hists)
+    if PLACE_MODELS:
+        places = _read_places(features, glare, hists, side)
+        if side_conf < _SIDE_SURE:  # the wall reads differently on each side: unread if unsure which
+            places.update({p: Reading(UNKNOWN, places[p].confidence) for p in PLACES if p[0] == "wall"})
+    else:
+        places = _read_by_mixes(hists, glare, vivid, side)
+    lines = [_line(k, [places[("line", k, p)] for p in range(k + 1)]) for k in range(5)]
+    floor = [places[("floor", i)].value for i in range(7)]
+    wall = [[places[("wall", r, c)].value for c in range(5)] for r in range(5)]
+    known = [r.confidence for r in places.values() if r.value != UNKNOWN]
+    any_unknown = any(r.value == UNKNOWN for r in places.values())
+    confidence = board.confidence * side_conf * (min(known) if known else 0.0)
+    return BoardReading(side, side_conf, lines, floor, wall, places, apply_h(board.panel_h, CENTERS + shift),
+                        float(confidence), any_unknown, wb, hists, features)
+
+
+_WIDE_WINDOW = 0.6  # the wide look, as a fraction of a cell
+
+
+def _look(panel: np.ndarray, centers: np.ndarray, half: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    pixels, groups = _sample_windows(panel, centers, half)
+    hists, glare = color.histograms(color.word_indices(pixels), groups, len(centers))
+    return pixels, hists, glare
+
+
+def _features(pixels: np.ndarray, hists: np.ndarray, glare: np.ndarray) -> np.ndarray:
+    """One window of each place described for the place model: the share of each colour
+    word (square-rooted, so that small shares such as the marker's ink count), the glare
+    share, and lightness and saturation order statistics, which say how dark, how vivid
+    and how uniform the window is without fixing any colour."""
+    n = len(hists)
+    px = pixels.reshape(n, -1, 3).astype(np.float32)
+    b, g, r = px[..., 0], px[..., 1], px[..., 2]
+    hi, lo = np.maximum(np.maximum(b, g), r), np.minimum(np.minimum(b, g), r)
+    sat = (hi - lo) / np.maximum(hi, 1.0)
+    m = px.shape[1]
+    v = np.sort(hi, axis=1) / 255.0
+    sq = np.sort(sat, axis=1)
+    stats = np.stack([
+        v[:, m // 10], v[:, m // 2], v[:, 9 * m // 10], sq[:, m // 2], sq[:, 9 * m // 10],
+        ((hi >= 40) & (sat >= 0.45)).mean(axis=1),  # vivid
+        ((sat >= 0.3) & (b > r + 30) & (g > r + 30)).mean(axis=1),  # teal ink
+        (hi < 70).mean(axis=1),  # dark
+    ], axis=1)
+    total = hists.sum(axis=1, keepdims=True) + glare[:, None]
+    shares = np.sqrt(hists / np.maximum(total, 1.0))
+    return np.concatenate([shares, glare[:, None] / np.maximum(total, 1.0), stats], axis=1)
+
+
+def place_kind(place: tuple, side: str) -> str:
+    """Which place model reads a place: pattern lines and floor share one; a wall cell
+    is read by the grey side's or, on the coloured side, by its printed colour's."""
+    if place[0] != "wall":
+        return "open"
+    return f"wall:{printed_color(place[1], place[2])}" if side == "colored" else "wall:grey"
+
+
+def side_kind(place: tuple) -> str:
+    """The model that tells from a wall cell which side of the board is up."""
+    return f"side:{printed_color(place[1], place[2])}"
+
+
+def _load_place_models(path: Path) -> dict[str, dict]:
+    """The place models measured by vision.calibrate (kept in prototypes.json)."""
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
+    models = {}
+    for kind, m in data.get("places", {}).items():
+        try:
+            models[kind] = {"classes": [None if c is None else str(c) for c in m["classes"]],
+                            "mean": np.asarray(m["mean"], np.float64),
+                            "scale": np.asarray(m["scale"], np.float64),
+                            "layers": [np.asarray(w, np.float64) for w in m["layers"]]}
+        except (KeyError, TypeError, ValueError):
+            return {}  # made by another version: stale, read by the mixes instead
+    return models
+
+
+PLACE_MODELS = _load_place_models(Path(__file__).with_name("prototypes.json"))
+HIDDEN = "hidden"  # a place model's class for something (a hand, a cup) over the place
+# A place is read only when the model is this sure; below it, "unknown".
+_SURE = 0.85
+# The side must be surer: read wrong, it turns every wall cell into a confident misread.
+# (0.99 is the vote of about four clear cells more for one side than for the other.)
+_SIDE_SURE = 0.99
+_MAX_GLARE = 0.45
+
+
+def place_probabilities(kind: str, features: np.ndarray) -> tuple[list, np.ndarray]:
+    """Classes of a place model and their probabilities for each row of features."""
+    m = PLACE_MODELS[kind]
+    z = (features - m["mean"]) / m["scale"]
+    for k, w in enumerate(m["layers"]):
+        z = z @ w[:-1] + w[-1]
+        if k < len(m["layers"]) - 1:
+            z = np.maximum(z, 0.0)  # hidden layers: ReLU
+    z -= z.max(axis=1, keepdims=True)
+    p = np.exp(z)
+    return m["classes"], p / p.sum(axis=1, keepdims=True)
+
+
+def _read_places(features: np.ndarray, glare: np.ndarray, hists: np.ndarray,
+                 side: str) -> dict[tuple, Reading]:
+    probs = _by_kind(lambda place: place_kind(place, side), list(range(len(PLACES))), features)
+    places = {}
+    for i, place in enumerate(PLACES):
+        total = hists[i].sum() + glare[i]
+        classes, p = probs[i]
+        if total <= 0 or glare[i] / total > _MAX_GLARE:
+            places[place] = Reading(UNKNOWN, 0.0)
+            probs[i] = (classes, np.full(len(classes), 1.0 / len(classes)))  # says nothing
+            continue
+        if place[0] == "line":  # the marker never lies on a pattern line
+            p = np.where([c == MARKER for c in classes], 0.0, p)
+            p = p / p.sum()
+            probs[i] = (classes, p)
+        best = int(np.argmax(p))
+        conf = float(p[best])
+        places[place] = Reading(classes[best] if conf >= _SURE and classes[best] != HIDDEN else UNKNOWN, conf)
+    for k in range(5):
+        index = [PLACES.index(("line", k, j)) for j in range(k + 1)]
+        decoded = _decode_line([probs[i] for i in index])
+        if decoded is None:
+            # No (colour, count) is sure: whatever its places say one by one, the count is unread.
+            weakest = min(range(k + 1), key=lambda j: places[("line", k, j)].confidence)
+            decoded = [places[("line", k, j)] for j in range(k + 1)]
+            decoded[weakest] = Reading(UNKNOWN, decoded[weakest].confidence)
+        for j, reading in enumerate(decoded):
+            places[("line", k, j)] = reading
+    return places
+
+
+def _decode_line(probs: list[tuple[list, np.ndarray]]) -> list[Reading] | None:
+    """A pattern line read as a whole: it holds `count` tiles of one colour from the wall
+    end and nothing after them, so its places are read together as the most likely
+    (colour, count); None when no reading is sure enough."""
+    classes = probs[0][0]
+    logp = np.log(np.clip(np.array([p for _, p in probs]), 1e-9, 1.0))  # places x classes
+    empty = classes.index(None)
+    colors = [c for c, name in enumerate(classes) if name in COLORS]
+    n = len(probs)
+    # tail[c]: log-probability that places c.. are all empty
+    tail = np.concatenate([np.cumsum(logp[::-1, empty])[::-1], [0.0]])
+    options = [(tail[0], None, 0)]
+    for c in colors:
+        head = np.cumsum(logp[:, c])
+        options += [(head[count - 1] + tail[count], classes[c], count) for count in range(1, n + 1)]
+    scores = np.array([o[0] for o in options])
+    post = np.exp(scores - scores.max())
+    post /= post.sum()
+    best = int(np.argmax(post))
+    # ... and only if no place of it is hidden.
+    seen = np.prod([1 - p[classes.index(HIDDEN)] for _, p in probs]) if HIDDEN in classes else 1.0
+    conf = float(post[best] * seen)
+    if conf < _SURE:
+        return None
+    _, name, count = options[best]
+    return [Reading(name if j < count else None, conf) for j in range(n)]
+
+
+def _read_by_mixes(hists: np.ndarray, glare: np.ndarray, vivid: np.ndarray,
+                   side: str) -> dict[tuple, Reading]:
+    """Each place by the colour-word mixes alone (when no place model has been measured)."""
     tiles = {c: color.TILE_MIXES[c] for c in COLORS}
     places: dict[tuple, Reading] = {}
     for i, place in enumerate(PLACES):
@@ -130,15 +315,7 @@ def read_board(frame: np.ndarray, board: BoardFind, rough: WhiteBalance) -> Boar
         if place[0] == "wall" and side == "colored" and hists[i].sum() > 0:
             reading = _tile_or_print(reading, printed, vivid[i])
         places[place] = reading
-
-    lines = [_line(k, [places[("line", k, p)] for p in range(k + 1)]) for k in range(5)]
-    floor = [places[("floor", i)].value for i in range(7)]
-    wall = [[places[("wall", r, c)].value for c in range(5)] for r in range(5)]
-    known = [r.confidence for r in places.values() if r.value != UNKNOWN]
-    any_unknown = any(r.value == UNKNOWN for r in places.values())
-    confidence = board.confidence * side_conf * (min(known) if known else 0.0)
-    return BoardReading(side, side_conf, lines, floor, wall, places,
-                        apply_h(board.panel_h, CENTERS + shift), float(confidence), any_unknown, wb, hists)
+    return places
 
 
 # Saturation (max - min) / max does not change when a shadow or a falloff of the light
@@ -155,7 +332,8 @@ _VIVID_PRINT = 0.08
 def _vivid_share(pixels: np.ndarray, groups: np.ndarray, n: int) -> np.ndarray:
     """Share of each window's pixels that are vivid (saturated and not dark)."""
     px = pixels.astype(np.float32)
-    hi, lo = px.max(axis=1), px.min(axis=1)
+    b, g, r = px[:, 0], px[:, 1], px[:, 2]
+    hi, lo = np.maximum(np.maximum(b, g), r), np.minimum(np.minimum(b, g), r)
     vivid = (hi >= 40) & (hi - lo >= _VIVID_S * np.maximum(hi, 1))
     return np.bincount(groups, weights=vivid.astype(np.float64), minlength=n) / np.maximum(
         np.bincount(groups, minlength=n), 1)
@@ -188,6 +366,40 @@ def _panel_balance(panel: np.ndarray, s: float, rough: WhiteBalance) -> WhiteBal
     if ref.min() < 10:  # nothing usable: keep the frame's balance
         return rough
     return WhiteBalance.from_reference(ref)
+
+
+def _by_kind(kind_of, rows: list[int], features: np.ndarray) -> dict[int, tuple[list, np.ndarray]]:
+    """Class probabilities of places (by index), each under the model `kind_of` names for it."""
+    groups: dict[str, list[int]] = {}
+    for i in rows:
+        groups.setdefault(kind_of(PLACES[i]), []).append(i)
+    out = {}
+    for kind, idx in groups.items():
+        classes, p = place_probabilities(kind, features[idx])
+        out.update({i: (classes, row) for i, row in zip(idx, p, strict=True)})
+    return out
+
+
+def _side_by_model(features: np.ndarray, hists: np.ndarray, glare: np.ndarray) -> tuple[str, float]:
+    """The side up, from what every wall cell in view says of it (a cell holding a tile
+    says little: the same tile may lie on either side). Each cell's say is capped, so
+    a few cells read wrong cannot outvote the rest; a cell under a hand says nothing
+    (and a grey sleeve looks like the grey side)."""
+    total = hists.sum(axis=1) + glare
+    cells = [i for i, p in enumerate(PLACES)
+             if p[0] == "wall" and total[i] > 0 and glare[i] / total[i] <= _MAX_GLARE]
+    say = _by_kind(side_kind, cells, features)
+    votes = 0.0
+    for side in ("colored", "grey"):
+        read = _by_kind(lambda place, side=side: place_kind(place, side), cells, features)
+        for i, (classes, p) in read.items():
+            if HIDDEN in classes and p[classes.index(HIDDEN)] >= 0.5:
+                say.pop(i, None)
+    for classes, p in say.values():
+        odds = np.log(max(p[classes.index("colored")], 1e-6) / max(p[classes.index("grey")], 1e-6))
+        votes += float(np.clip(odds, -3.0, 3.0))
+    side = "colored" if votes >= 0 else "grey"
+    return side, float(1 / (1 + np.exp(-abs(votes) / 2)))
 
 
 def _decide_side(hists: np.ndarray) -> tuple[str, float]:

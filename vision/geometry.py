@@ -37,6 +37,17 @@ def rect_homography(dst_quad: np.ndarray, width: float, height: float) -> np.nda
 
 def in_frame(h: np.ndarray, width: int, height: int, img_w: int, img_h: int) -> np.ndarray:
     """Which pixels of a width x height picture mapped by `h` into an image land inside it."""
+    # The image's outline taken back into the picture is a quadrilateral, when all its
+    # corners lie in front of the camera: filling it is far cheaper than mapping every pixel.
+    right, bottom = img_w - 1, img_h - 1
+    corners = np.array([[0, 0, 1], [right, 0, 1], [right, bottom, 1], [0, bottom, 1]], np.float64)
+    back = corners @ np.linalg.inv(h).T
+    if (back[:, 2] > 0).all():
+        quad = back[:, :2] / back[:, 2:3] - 0.5
+        if np.isfinite(quad).all() and np.abs(quad).max() < 1e6:
+            mask = np.zeros((height, width), np.uint8)
+            cv2.fillConvexPoly(mask, np.round(quad * 16).astype(np.int32), 1, cv2.LINE_8, 4)
+            return mask.astype(bool)
     yy, xx = np.mgrid[0:height, 0:width].astype(np.float64)
     q = np.stack([xx + 0.5, yy + 0.5, np.ones_like(xx)], axis=-1) @ h.T
     with np.errstate(divide="ignore", invalid="ignore"):

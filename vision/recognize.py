@@ -39,7 +39,7 @@ def analyse(frame_bgr: np.ndarray, players: int | None = None) -> Recognition:
     small = cv2.resize(frame, (max(1, round(w * scale)), max(1, round(h * scale))),
                        interpolation=cv2.INTER_AREA) if scale < 1 else frame.copy()
     rough = WhiteBalance.from_brightest(small)
-    small = rough.apply(small).astype(np.uint8)
+    small = rough.apply_u8(small)
     finds = find_boards(small, scale, frame, rough)
     if players is not None:
         finds = sorted(finds, key=lambda b: -b.confidence)[:players]

@@ -1,0 +1,50 @@
+"""Reading a board's places: a pattern line read as a whole, and the place models
+measured by vision.calibrate."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision import cells
+from vision.cells import HIDDEN, PLACE_MODELS, PLACES, place_kind, side_kind
+from vision.color import UNKNOWN
+
+CLASSES = [None, "black", "blue", HIDDEN, "marker", "red", "white", "yellow"]
+
+
+def _place(**p: float) -> tuple[list, np.ndarray]:
+    probs = np.array([p.get("none" if c is None else c, 0.0) for c in CLASSES]) + 1e-4
+    return CLASSES, probs / probs.sum()
+
+
+def test_a_line_is_filled_from_the_wall_end():
+    # The middle place alone looks empty as much as red; a red tile further out says it
+    # holds a red tile too, since a line fills from the wall end without gaps.
+    line = [_place(red=0.99), _place(red=0.5, none=0.5), _place(red=0.97), _place(none=0.99)]
+    read = cells._decode_line(line)
+    assert [r.value for r in read] == ["red", "red", "red", None]
+    assert min(r.confidence for r in read) > 0.9
+
+
+def test_a_line_with_a_hidden_place_is_not_read():
+    line = [_place(blue=0.99), _place(hidden=0.95, none=0.05), _place(none=0.99)]
+    assert cells._decode_line(line) is None
+
+
+def test_a_line_of_two_colours_is_not_read_as_either():
+    line = [_place(blue=0.98), _place(yellow=0.98), _place(none=0.99)]
+    assert cells._decode_line(line) is None
+
+
+def test_place_models_cover_every_kind_of_place():
+    # vision/prototypes.json holds a model for every kind of place on both sides, and for
+    # each wall cell's say on the side; each gives a probability for each of its classes.
+    kinds = {place_kind(p, side) for p in PLACES for side in ("colored", "grey")}
+    kinds |= {side_kind(p) for p in PLACES if p[0] == "wall"}
+    assert kinds <= set(PLACE_MODELS)
+    for kind in kinds:
+        classes, p = cells.place_probabilities(kind, np.zeros((3, len(PLACE_MODELS[kind]["mean"]))))
+        assert p.shape == (3, len(classes))
+        assert np.allclose(p.sum(axis=1), 1.0)
+    assert UNKNOWN not in PLACE_MODELS["open"]["classes"]
+    assert {None, "marker", HIDDEN} <= set(PLACE_MODELS["open"]["classes"])
