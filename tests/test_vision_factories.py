@@ -102,3 +102,37 @@ def test_discs_under_a_warm_light_are_read_with_no_board_to_balance_it():
         found = _nearest(obs["factories"], expected["center"])
         assert np.hypot(*np.subtract(found["center"], expected["center"])) < 6
         assert Counter(found["tiles"]) == Counter(expected["tiles"])
+
+
+def test_fast_percentile_and_median_give_numpys_values_exactly():
+    # The ring finder's shortcuts must not move a threshold by even one rounding: the
+    # recogniser's outputs are meant to be the same as with numpy's own functions.
+    from vision.factories import _median, _percentile
+
+    rng = np.random.default_rng(3)
+    for _ in range(300):
+        values = rng.integers(0, 256, int(rng.integers(1, 4000))).astype(np.uint8)
+        q = float(rng.choice([90.0, 50.0, 1.0, rng.uniform(0, 100)]))
+        assert _percentile(values, q) == np.percentile(values, q)
+        resid = rng.random(int(rng.integers(1, 80)))
+        assert _median(resid) == np.median(resid)
+    assert np.isnan(_median(np.array([0.5, np.nan, 0.1])))
+
+
+def test_ring_found_on_the_rays_pixels_matches_the_whole_patch_masks():
+    # _ring_ellipse judges colours only at the pixels its rays pick; that must be the
+    # same as judging the whole patch and then picking (nearest sampling, no blending).
+    from vision import factories
+
+    frame, _ = _oblique_table(5)
+    patch = cv2.resize(frame[300:700, 600:1000], (182, 182), interpolation=cv2.INTER_AREA)
+    n = patch.shape[0]
+    hsv = cv2.cvtColor(patch, cv2.COLOR_BGR2HSV)
+    whole = np.dstack([hsv[..., 1] < 85, (hsv[..., 0] >= 3) & (hsv[..., 0] <= 24), hsv[..., 2] > 0])
+    picked = cv2.warpPolar(whole.astype(np.uint8) * 255, (n // 2, factories._RAYS), (n / 2, n / 2), n / 2,
+                           cv2.WARP_POLAR_LINEAR) > 127
+    polar = cv2.cvtColor(cv2.warpPolar(patch, (n // 2, factories._RAYS), (n / 2, n / 2), n / 2,
+                                       cv2.WARP_POLAR_LINEAR), cv2.COLOR_BGR2HSV)
+    at_rays = np.dstack([polar[..., 1] < 85, (polar[..., 0] >= 3) & (polar[..., 0] <= 24), polar[..., 2] > 0])
+    assert picked.any() and not picked.all()
+    assert np.array_equal(picked, at_rays)

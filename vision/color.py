@@ -207,7 +207,9 @@ def _lut() -> np.ndarray:
 
 def word_indices(bgr_pixels: np.ndarray) -> np.ndarray:
     """Nearest colour word of each (N, 3) normalised BGR pixel; -1 for clipped glare."""
-    px = np.clip(np.asarray(bgr_pixels).reshape(-1, 3), 0, 255).astype(np.uint8)
+    px = np.asarray(bgr_pixels).reshape(-1, 3)
+    if px.dtype != np.uint8:  # 8-bit pixels need no clipping (nor a copy)
+        px = np.clip(px, 0, 255).astype(np.uint8)
     q = px >> (8 - _Q)
     key = (q[:, 0].astype(np.int32) << (2 * _Q)) | (q[:, 1].astype(np.int32) << _Q) | q[:, 2]
     idx = _lut()[key].astype(np.int64)

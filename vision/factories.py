@@ -177,8 +177,8 @@ def _local_ppm(plane: _Plane, p_mm: np.ndarray) -> float:
 
 @lru_cache(maxsize=8)
 def _radius_grid(n: int, ppm: float) -> np.ndarray:
-    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
-    return np.hypot(xx + 0.5 - n / 2, yy + 0.5 - n / 2) / ppm
+    d = np.arange(n, dtype=np.float32) + 0.5 - n / 2
+    return np.hypot(d[None, :], d[:, None]) / ppm
 
 
 # Where the cream ring meets the orange-brown rim, mm from the disc's centre.
@@ -207,14 +207,14 @@ def _ring_ellipse(patch: np.ndarray, ppm: float,
     orange-brown for good. Returns the affine map (2 x 3) taking disc mm (the ring at
     RING_MM) to patch px, and the share of rays that agree with it."""
     n = patch.shape[0]
-    hsv = cv2.cvtColor(patch, cv2.COLOR_BGR2HSV)
+    lit = _percentile(cv2.cvtColor(np.ascontiguousarray(patch[::3, ::3]), cv2.COLOR_BGR2HSV)[..., 2], 90)
+    # The rays pick their pixels (nearest, no blending), so the colours are judged only
+    # at the pixels picked: the same masks as judging the whole patch, for a sixth of it.
+    polar = cv2.warpPolar(patch, (n // 2, _RAYS), (n / 2, n / 2), n / 2, cv2.WARP_POLAR_LINEAR)
+    hsv = cv2.cvtColor(polar, cv2.COLOR_BGR2HSV)
     h, s, v = hsv[..., 0], hsv[..., 1], hsv[..., 2]
-    lit = np.percentile(v[::3, ::3], 90)
-    cream = (s < 85) & (v > 0.55 * lit)
-    brown = (h >= 3) & (h <= 24) & (s >= 80) & (v >= 40) & (v <= 240)
-    masks = np.dstack([cream, brown, np.zeros_like(cream)]).astype(np.uint8) * 255
-    polar = cv2.warpPolar(masks, (n // 2, _RAYS), (n / 2, n / 2), n / 2, cv2.WARP_POLAR_LINEAR) > 127
-    cr, br = polar[..., 0], polar[..., 1]
+    cr = (s < 85) & (v > 0.55 * lit)
+    br = (h >= 3) & (h <= 24) & (s >= 80) & (v >= 40) & (v <= 240)
     # The rim is 5 mm wide (3.5 mm seen at 45 degrees), the plain cream before it about
     # 3 mm: the orange dots (1.5 mm) round the sunburst and the black waves do not pass.
     run, before = max(2, round(2.5 * ppm)), max(2, round(2.0 * ppm))
@@ -237,7 +237,10 @@ def _ring_ellipse(patch: np.ndarray, ppm: float,
         if keep.sum() < 8:
             return None
         affine, resid = _fit_ellipse(p[keep], p)
-        keep = resid < max(0.06, 2.5 * float(np.median(resid[keep])))
+        kept = resid < max(0.06, 2.5 * _median(resid[keep]))
+        if np.array_equal(kept, keep):
+            break  # the same points would fit the same ellipse again
+        keep = kept
     share = keep.sum() / _RAYS
     axes = np.linalg.svd(affine[:, :2], compute_uv=False)
     if share < 0.4 or axes.min() / axes.max() < least_ratio:
@@ -249,17 +252,41 @@ def _fit_ellipse(fit_pts: np.ndarray, all_pts: np.ndarray) -> tuple[np.ndarray, 
     """Affine map (2 x 3) taking the circle of radius RING_MM onto the ellipse through
     `fit_pts`, and every point's distance from the ellipse in units of its radius."""
     (cx, cy), (w, hh), ang = cv2.fitEllipse(fit_pts.astype(np.float32))
-    best = None
+    best, best_median = None, math.inf
+    t = math.radians(ang)
+    rot = np.array([[math.cos(t), -math.sin(t)], [math.sin(t), math.cos(t)]])
+    centred = all_pts - [cx, cy]
     # Which of the two axes OpenCV's angle turns is left to the check below.
     for a_x, a_y in ((w, hh), (hh, w)):
-        t = math.radians(ang)
-        rot = np.array([[math.cos(t), -math.sin(t)], [math.sin(t), math.cos(t)]])
         lin = rot @ np.diag([max(a_x, 1) / 2 / RING_MM, max(a_y, 1) / 2 / RING_MM])
-        q = (all_pts - [cx, cy]) @ np.linalg.inv(lin).T / RING_MM
+        q = centred @ np.linalg.inv(lin).T / RING_MM
         resid = np.abs(np.hypot(q[:, 0], q[:, 1]) - 1)
-        if best is None or np.median(resid) < np.median(best[1]):
-            best = (np.hstack([lin, [[cx], [cy]]]), resid)
+        median = _median(resid)
+        if best is None or median < best_median:
+            best, best_median = (np.hstack([lin, [[cx], [cy]]]), resid), median
     return best
+
+
+def _median(values: np.ndarray) -> float:
+    """np.median of a short 1-d float array, without its overhead (same value, NaN too)."""
+    s = np.sort(values)
+    n = len(s)
+    if n == 0 or math.isnan(s[-1]):
+        return math.nan
+    return float(s[n // 2]) if n % 2 else float((s[n // 2 - 1] + s[n // 2]) / 2)
+
+
+def _percentile(values: np.ndarray, q: float) -> float:
+    """np.percentile(values, q) of integer values (its linear method, the same value),
+    by one partition instead of its general machinery."""
+    a = values.ravel()
+    virtual = (a.size - 1) * (q / 100)
+    lo = math.floor(virtual)
+    hi = min(lo + 1, a.size - 1)
+    part = np.partition(a, (lo, hi))
+    x, y = float(part[lo]), float(part[hi])
+    g = virtual - lo
+    return y - (y - x) * (1 - g) if g >= 0.5 else x + (y - x) * g
 
 
 def _lift(plane: _Plane, width: int, height: int) -> Callable[[np.ndarray], np.ndarray]:
@@ -311,21 +338,23 @@ def _read_disc(frame: np.ndarray, c_img: np.ndarray, ppm_img: float, wb: WhiteBa
     patch = _warp(frame, disc_to_img, half, ppm, wb)
     n = patch.shape[0]
     r = _radius_grid(n, ppm)
-    blue = blue_mask(patch) > 0
     hsv = hsv0 = cv2.cvtColor(patch, cv2.COLOR_BGR2HSV)
     ring_zone = (r > SUNBURST_RADIUS_MM + 2) & (r < RING_MM - 1)
     cream = ((hsv[..., 1] < 90) & (hsv[..., 2] > 110))[ring_zone].mean()
-    if blue[r < SUNBURST_RADIUS_MM - 1].mean() < 0.08 or cream < 0.3:
+    # Blue judged only where it counts (colours are judged pixel by pixel).
+    blue = blue_mask(patch.reshape(-1, 1, 3)[_zone_index(n, -1.0, SUNBURST_RADIUS_MM - 1)]) > 0
+    if blue.mean() < 0.08 or cream < 0.3:
         return None
     # The disc's own cream ring balances the colour where the disc lies: light falls off
     # across a table and no board need be in view to balance the frame.
-    gains = np.clip(_DISC_CREAM_BGR / np.maximum(_ring_cream(patch, r), 1.0), 0.7, 1.45)
+    gains = np.clip(_DISC_CREAM_BGR / np.maximum(_ring_cream(patch), 1.0), 0.7, 1.45)
     patch = cv2.multiply(patch, (*(float(g) for g in gains), 0.0))
     hsv = cv2.cvtColor(patch, cv2.COLOR_BGR2HSV)
     # Words only where tiles can show (the rest is the ring and rim, judged by hue).
-    words = np.full((n, n), -1, np.int64)
-    near = r < SUNBURST_RADIUS_MM + 7
-    words[near] = color.word_indices(patch[near])
+    words = np.full(n * n, -1, np.int64)
+    near = _zone_index(n, -1.0, SUNBURST_RADIUS_MM + 7)
+    words[near] = color.word_indices(patch.reshape(-1, 3)[near])
+    words = words.reshape(n, n)
     tile_px = _tile_pixels(words, hsv)
     # A tile's top may reach over the cream ring when seen obliquely; there only words
     # that the ring's print (cream, black waves, orange dots) does not show count.
@@ -336,14 +365,16 @@ def _read_disc(frame: np.ndarray, c_img: np.ndarray, ppm_img: float, wb: WhiteBa
         lift = apply_h(np.linalg.inv(disc_to_img), [top_of(centre)])[0]
         if not np.isfinite(lift).all() or np.hypot(*lift) > TILE_THICK_MM * 1.5:
             lift = None
-    slots = _tile_sites(tile & (r < SUNBURST_RADIUS_MM), r, ppm, lift)
+    slots = _tile_sites(tile & (r < SUNBURST_RADIUS_MM), ppm, lift)
     half_win = max(2, round(0.28 * TILE_MM * ppm))
     core_win = max(2, round(0.18 * TILE_MM * ppm))
     values, confs, points = [], [], []
     inside = r < SUNBURST_RADIUS_MM + 5
     slots = [_settle(tile, inside, s, half_win, round(4 * ppm)) for s in slots]
-    seen = patch.max(axis=2) > 0  # the warp leaves what lies out of the frame black
-    hidden = _hidden_sectors(hsv0, r, ppm, seen)
+    # The warp leaves what lies out of the frame black. (Two maximums: numpy's max over a
+    # 3-wide last axis is some 30 times slower.)
+    seen = np.maximum(np.maximum(patch[..., 0], patch[..., 1]), patch[..., 2]) > 0
+    hidden = _hidden_sectors(hsv0, seen)
     if hidden.mean() > 0.4:
         return None  # no rim round most of it: print on a board, tiles in a heap, not a disc
     if not slots and hidden.any():
@@ -403,12 +434,22 @@ def _read_disc(frame: np.ndarray, c_img: np.ndarray, ppm_img: float, wb: WhiteBa
 _DISC_CREAM_BGR = np.array([188.0, 222.0, 236.0], np.float32)
 
 
-def _ring_cream(patch: np.ndarray, r: np.ndarray) -> np.ndarray:
-    """The cream ring's colour (B, G, R): the lighter half of the plain ring between the
-    sunburst's dots and the black waves' inner swing, where no tile reaches."""
-    zone = patch[(r > SUNBURST_RADIUS_MM + 3) & (r < RING_MM - 1.5)].astype(np.float32)
-    total = zone.sum(axis=1)
-    return np.median(zone[total >= np.median(total)], axis=0)
+def _ring_cream(patch: np.ndarray) -> np.ndarray:
+    """The cream ring's colour (B, G, R) in a disc's view (at _PATCH_PX_PER_MM): the
+    lighter half of the plain ring between the sunburst's dots and the black waves'
+    inner swing, where no tile reaches."""
+    zone = patch.reshape(-1, 3)[_zone_index(patch.shape[0], SUNBURST_RADIUS_MM + 3, RING_MM - 1.5)]
+    zone = zone.astype(np.float32)
+    total = (zone[:, 0] + zone[:, 1]) + zone[:, 2]  # as zone.sum(axis=1), much faster
+    lighter = zone[total >= np.median(total)]
+    return np.array([np.median(lighter[:, k]) for k in range(3)], np.float32)
+
+
+@lru_cache(maxsize=16)
+def _zone_index(n: int, inner_mm: float, outer_mm: float) -> np.ndarray:
+    """Flat indices of an n x n disc view (at _PATCH_PX_PER_MM) between two radii."""
+    r = _radius_grid(n, _PATCH_PX_PER_MM)
+    return np.flatnonzero((r > inner_mm) & (r < outer_mm))
 
 
 def _occluder_mix(patch: np.ndarray, r: np.ndarray, hidden: np.ndarray,
@@ -449,15 +490,15 @@ def _settle(tile: np.ndarray, inside: np.ndarray, site: tuple[float, float], hw:
         return site
     cover = cv2.boxFilter(tile[y0:y1, x0:x1].astype(np.float32), -1, (2 * hw, 2 * hw), normalize=True,
                           borderType=cv2.BORDER_CONSTANT)
-    yy, xx = np.mgrid[y0:y1, x0:x1]
-    # Nearer places win ties: the block's own place is the better guess.
-    score = cover - 0.02 * np.hypot(xx - x, yy - y) / max(1, reach)
-    score[np.abs(xx - x) > reach] = -1
-    score[np.abs(yy - y) > reach] = -1
     if cover[y - y0, x - x0] < 0.4:
         return site  # no tile here to centre on: a neighbour's side face must not pull it
+    xs, ys = np.arange(x0, x1), np.arange(y0, y1)
+    # Nearer places win ties: the block's own place is the better guess.
+    score = cover - 0.02 * np.hypot(xs[None, :] - x, ys[:, None] - y) / max(1, reach)
+    score[:, np.abs(xs - x) > reach] = -1
+    score[np.abs(ys - y) > reach, :] = -1
     j = int(np.argmax(score))
-    return float(xx.ravel()[j]), float(yy.ravel()[j])
+    return float(xs[j % len(xs)]), float(ys[j // len(xs)])
 
 
 _SECTORS = 24
@@ -471,27 +512,33 @@ def _sector_map(n: int) -> np.ndarray:
     return np.round(angle / (2 * np.pi) * _SECTORS).astype(int) % _SECTORS
 
 
-def _hidden_sectors(hsv: np.ndarray, r: np.ndarray, ppm: float, seen: np.ndarray) -> np.ndarray:
-    """Which of _SECTORS equal sectors of a rectified disc do not show its rim
-    (orange-brown) or the cream ring just inside it where they are in the frame: a
-    stretch out of the frame hides nothing that is in it."""
+def _hidden_sectors(hsv: np.ndarray, seen: np.ndarray) -> np.ndarray:
+    """Which of _SECTORS equal sectors of a rectified disc (at _PATCH_PX_PER_MM) do not
+    show its rim (orange-brown) or the cream ring just inside it where they are in the
+    frame: a stretch out of the frame hides nothing that is in it."""
     n = hsv.shape[0]
-    h, s, v = hsv[..., 0], hsv[..., 1], hsv[..., 2]
-    # A hand is near the rim's hue but no cream; blur mixes both bands with their
-    # neighbours a little.
-    brown = (h >= 3) & (h <= 24) & (s >= 80) & (v >= 40) & (v <= 240)
-    cream = (s < 90) & (v > 100)
-    sector = _sector_map(n)
-    rim = (r > RING_MM + 1) & (r < DISC_RADIUS_MM - 1) & seen
-    ring = (r > RING_MM - 4) & (r < RING_MM - 1) & seen
+    flat_hsv, flat_seen, sector = hsv.reshape(-1, 3), seen.ravel(), _sector_map(n).ravel()
 
-    def share(mask: np.ndarray, zone: np.ndarray) -> np.ndarray:
-        count = np.bincount(sector[zone], minlength=_SECTORS)
-        part = np.bincount(sector[zone], weights=mask[zone].astype(np.float64), minlength=_SECTORS)
+    def band(inner_mm: float, outer_mm: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The band's pixels in the frame: their sectors and hue, saturation, value."""
+        idx = _zone_index(n, inner_mm, outer_mm)
+        idx = idx[flat_seen[idx]]
+        h, s, v = flat_hsv[idx].T
+        return sector[idx], h, s, v
+
+    def share(mask: np.ndarray, where: np.ndarray) -> np.ndarray:
+        count = np.bincount(where, minlength=_SECTORS)
+        part = np.bincount(where, weights=mask.astype(np.float64), minlength=_SECTORS)
         return np.where(count >= 3, part / np.maximum(count, 1), 1.0)
 
+    # A hand is near the rim's hue but no cream; blur mixes both bands with their
+    # neighbours a little.
+    rim_at, h, s, v = band(RING_MM + 1, DISC_RADIUS_MM - 1)
+    brown = (h >= 3) & (h <= 24) & (s >= 80) & (v >= 40) & (v <= 240)
+    ring_at, _, s, v = band(RING_MM - 4, RING_MM - 1)
+    cream = (s < 90) & (v > 100)
     # Either band gone, over a stretch wider than blur or a misfit leaves: a thing on top.
-    gone = (share(brown, rim) < 0.25) | (share(cream, ring) < 0.2)
+    gone = (share(brown, rim_at) < 0.25) | (share(cream, ring_at) < 0.2)
     return gone & (np.roll(gone, 1) | np.roll(gone, -1))
 
 
@@ -505,19 +552,36 @@ def _tile_pixels(words: np.ndarray, hsv: np.ndarray) -> np.ndarray:
     return ~_SUNBURST[words] & ~deep_blue
 
 
-def _tile_sites(tile_px: np.ndarray, r: np.ndarray, ppm: float,
+@lru_cache(maxsize=4)
+def _site_masks(n: int, ppm: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """What `_tile_sites` needs of an n x n disc view that is the same for every disc:
+    the sunburst (as 0/1), where its edges count, and per window of a place, whether
+    enough of it lies on the sunburst and over how much."""
+    r = _radius_grid(n, ppm)
+    inside = (r < SUNBURST_RADIUS_MM).astype(np.float32)
+    edge_zone = r < SUNBURST_RADIUS_MM - 2
+    hw = max(2, round(0.28 * TILE_MM * ppm))
+    k = (2 * hw, 2 * hw)
+    a_sum = cv2.boxFilter(inside, -1, k, normalize=False, borderType=cv2.BORDER_CONSTANT)
+    masks = (inside, edge_zone, a_sum > 0.3 * k[0] * k[1], np.maximum(a_sum, 1.0))
+    for m in masks:
+        m.setflags(write=False)
+    return masks
+
+
+def _tile_sites(tile_px: np.ndarray, ppm: float,
                 lift: np.ndarray | None = None) -> list[tuple[float, float]]:
     """The four places of the 2 x 2 block the tiles lie in, patch px: turned as the
     tiles' outlines run, and shifted to where their top faces are (a tile's top is
     lifted 7 mm, so seen obliquely it lies off the block's foot)."""
     n = tile_px.shape[0]
-    inside = (r < SUNBURST_RADIUS_MM).astype(np.float32)
+    inside, edge_zone, enough, area = _site_masks(n, ppm)
     tile = tile_px.astype(np.float32) * inside
     if tile.sum() < 0.25 * (TILE_MM * ppm) ** 2:
         return []
     soft = cv2.GaussianBlur(tile, (0, 0), 1.0)
     gx, gy = cv2.Sobel(soft, cv2.CV_32F, 1, 0), cv2.Sobel(soft, cv2.CV_32F, 0, 1)
-    mag = np.hypot(gx, gy) * (r < SUNBURST_RADIUS_MM - 2)
+    mag = np.hypot(gx, gy) * edge_zone
     edge = mag > 0.01 * mag.max()
     ang = np.degrees(np.arctan2(gy[edge], gx[edge])) % 90.0
     hist = np.bincount(np.minimum((ang / 3).astype(int), 29), weights=mag[edge], minlength=30)
@@ -532,8 +596,7 @@ def _tile_sites(tile_px: np.ndarray, r: np.ndarray, ppm: float,
     hw = max(2, round(0.28 * TILE_MM * ppm))
     k = (2 * hw, 2 * hw)
     t_sum = cv2.boxFilter(tile, -1, k, normalize=False, borderType=cv2.BORDER_CONSTANT)
-    a_sum = cv2.boxFilter(inside, -1, k, normalize=False, borderType=cv2.BORDER_CONSTANT)
-    cover = np.where(a_sum > 0.3 * k[0] * k[1], t_sum / np.maximum(a_sum, 1.0), 0.5)
+    cover = np.where(enough, t_sum / area, 0.5)
     step = max(1, round(ppm))
     # The top faces lie off the block's foot by the lift the camera sees (known from a
     # board's homography); without one, anywhere a tile's thickness and a loose lay allow.
@@ -565,8 +628,13 @@ def _read_center(frame: np.ndarray, plane: _Plane, factories: list[FactoryReadin
     n = patch.shape[0]
     inside = _radius_grid(n, ppm) < radius
     lab = cv2.cvtColor(np.clip(patch / 255.0, 0, 1).astype(np.float32), cv2.COLOR_BGR2Lab)
-    table = np.median(lab[inside][::7], axis=0)  # a sample is plenty for the table's colour
-    dist = np.linalg.norm((lab - table) * [0.5, 1, 1], axis=2)
+    # A sample is plenty for the table's colour.
+    sample = lab.reshape(-1, 3)[np.flatnonzero(inside)[::7]]
+    table = np.array([np.median(sample[:, k]) for k in range(3)], np.float32)
+    # Distance from it (lightness halved), channel by channel: numpy's reductions over a
+    # 3-wide last axis are slow. Summed in the order np.linalg.norm sums them.
+    sq = [np.square((lab[..., k] - table[k]).astype(np.float64) * w) for k, w in enumerate((0.5, 1.0, 1.0))]
+    dist = np.sqrt((sq[0] + sq[1]) + sq[2])
     fg = ((dist > 14) & inside).astype(np.uint8)
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
