@@ -311,3 +311,61 @@ def test_undo_with_no_event_is_refused(tmp_path, clock):
     with pytest.raises(StoreError, match="no event to take back"):
         store.undo()
     assert on_disk(store) == {**HEADER, "events": []}
+
+
+REVISED = [{"refill": [["blue", "red", "red", "yellow"], ["black", "white", "white", "red"]]},
+           {"take": {"player": 0, "from": 1, "color": "red", "to": 2}}]
+
+
+def test_replace_from_rewrites_the_events_from_an_index_in_one_rename(tmp_path, clock, monkeypatch):
+    store = new_store(tmp_path, clock, EVENTS)
+    renames = []
+    real_replace = store_module.os.replace
+
+    def counted(source, target):
+        renames.append(target)
+        real_replace(source, target)
+
+    monkeypatch.setattr(store_module.os, "replace", counted)
+    store.replace_from(0, REVISED)
+    assert len(renames) == 1  # one atomic rewrite, however many events changed
+    assert on_disk(store) == {**HEADER, "events": REVISED}
+    store.append(EVENTS[3])  # appends go on after the rewritten events
+    assert on_disk(store) == {**HEADER, "events": [*REVISED, EVENTS[3]]}
+    store.replace_from(1, [])
+    assert GameStore(tmp_path / "state", now=clock).resume().events == REVISED[:1]
+
+
+@pytest.mark.parametrize("index", [-1, 5, True])
+def test_replace_from_outside_the_record_is_refused_and_nothing_changes(tmp_path, clock, index):
+    store = new_store(tmp_path, clock, EVENTS)
+    before = store.current_path.read_bytes()
+    with pytest.raises(StoreError, match="cannot replace events from"):
+        store.replace_from(index, REVISED)
+    assert store.current_path.read_bytes() == before
+    store.append(EVENTS[0])
+    assert on_disk(store)["events"] == [*EVENTS, EVENTS[0]]
+
+
+def test_replace_from_with_an_event_that_is_not_json_writes_nothing(tmp_path, clock):
+    store = new_store(tmp_path, clock, EVENTS[:2])
+    before = store.current_path.read_bytes()
+    with pytest.raises(ValueError, match="event is not JSON"):
+        store.replace_from(1, [EVENTS[1], {"take": math.nan}])
+    assert store.current_path.read_bytes() == before
+
+
+def test_a_crash_during_replace_from_keeps_the_old_record_and_the_store_open(tmp_path, clock, monkeypatch):
+    store = new_store(tmp_path, clock, EVENTS[:2])
+    before = store.current_path.read_bytes()
+
+    def crash(source, target):
+        raise OSError("power cut")
+
+    monkeypatch.setattr(store_module.os, "replace", crash)
+    with pytest.raises(StoreError, match="cannot save the revised events: power cut"):
+        store.replace_from(0, REVISED)
+    assert store.current_path.read_bytes() == before  # the old record, whole
+    monkeypatch.undo()
+    store.append(EVENTS[3])
+    assert GameStore(tmp_path / "state", now=clock).resume().events == [*EVENTS[:2], EVENTS[3]]
