@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 
 from vision.kids.colors import label_map
-from vision.kids.frames import complete_frame, find_frames
+from vision.kids.frames import complete_frame, find_frames, frames_from_holes
 from vision.kids.shapes import face_outline
 from vision.kids.tiles import colour_masks, read_faces, tile_strength
 
@@ -52,6 +52,23 @@ def test_a_frame_with_a_corner_out_of_the_photo_is_found() -> None:
     assert quad[0, 1] < 0 < quad[1, 1]
     frames = find_frames(_band(quad), 0.004 * W * H)
     assert _corner_error(frames.quads, quad) < 2.5
+
+
+def test_a_frame_lying_on_a_violet_mat_is_found_from_inside() -> None:
+    # the band drawn to scale (7 mm of a 300 x 200 mm board), its left side on a violet
+    # mat: band and mat are one thick blob there, which the band finder takes out
+    to_image = cv2.getPerspectiveTransform(
+        np.float32([[0, 0], [300, 0], [300, 200], [0, 200]]), np.float32(QUAD)
+    )
+    inner = cv2.perspectiveTransform(np.float32([[[7, 7]], [[293, 7]], [[293, 193]], [[7, 193]]]), to_image)
+    mask = np.zeros((H, W), np.uint8)
+    cv2.fillPoly(mask, [np.round(QUAD * 16).astype(np.int32)], 255, cv2.LINE_8, shift=4)
+    cv2.fillPoly(mask, [np.round(inner.reshape(-1, 2) * 16).astype(np.int32)], 0, cv2.LINE_8, shift=4)
+    mat = np.array([[120, 150], [303, 196], [284, 455], [120, 560]], np.int32)  # up to the left side
+    cv2.fillPoly(mask, [mat], 255)
+    assert _corner_error(find_frames(mask, 0.004 * W * H).quads, QUAD) > 10
+    found = frames_from_holes(mask, 0.004 * W * H, (300.0, 200.0), 7.0)
+    assert _corner_error(found, QUAD) < 2.5
 
 
 def test_the_unseen_side_is_completed_on_the_tables_plane() -> None:

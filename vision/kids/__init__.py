@@ -21,8 +21,8 @@ from companion.rules.kids_board import KidsBoard
 
 from .boards import BoardFind, BoardReading, identify, read_board
 from .bowls import BIG, BowlReading, find_tray, read_bowls
-from .frames import complete_frame, find_frames
-from .geometry import BOARD_H_MM, BOARD_W_MM
+from .frames import complete_frame, find_frames, frames_from_holes
+from .geometry import BOARD_H_MM, BOARD_W_MM, FRAME_MM
 from .tiles import UNKNOWN
 
 FORMAT = "azul-kids-observation/1"
@@ -70,10 +70,15 @@ def analyse_kids(frame: np.ndarray, boards: Sequence[KidsBoard]) -> KidsRecognit
         finds = _distinct(
             finds + _completed(frame, gray, frames.open, finds=finds, scale=scale, definitions=definitions)
         )
+    # a frame whose band runs into other violet (a mat, the tray) shows as the hole it closes
+    inside = [q / scale for q in frames_from_holes(violet, min_area, (BOARD_W_MM, BOARD_H_MM), FRAME_MM)]
+    inside = [q for q in inside if not _on_a_find(q.mean(axis=0), finds)]
+    if inside:
+        finds = _distinct(finds + [identify(frame, gray, q, definitions) for q in inside])
     found = [(b, read_board(frame, b)) for b in finds]
     found = _seat_order(found)
     tray = find_tray(violet, scale, min_area, (w, h))
-    bowls = read_bowls(frame, tray, None) if tray is not None else []
+    bowls = read_bowls(frame, tray) if tray is not None else []
     occluded = any(r.occluded for _, r in found) or any(b.occluded for b in bowls) or tray is None
     observation = {
         "format": FORMAT,
@@ -123,16 +128,18 @@ def _completed(
         quad = complete_frame(full, plane, (BOARD_W_MM, BOARD_H_MM))
         if quad is None:
             continue
-        centre = quad.mean(axis=0)
-        if any(
-            cv2.pointPolygonTest(f.quad.astype(np.float32), (float(centre[0]), float(centre[1])), False) >= 0
-            for f in finds
-        ):
+        if _on_a_find(quad.mean(axis=0), finds):
             continue  # a board already found whole
         find = identify(frame, gray, quad, definitions)
         if find is not None:
             out.append(find)
     return out
+
+
+def _on_a_find(point: np.ndarray, finds: list[BoardFind]) -> bool:
+    """Whether an image point lies on a board already found."""
+    p = (float(point[0]), float(point[1]))
+    return any(cv2.pointPolygonTest(f.quad.astype(np.float32), p, False) >= 0 for f in finds)
 
 
 def _distinct(finds: list[BoardFind | None]) -> list[BoardFind]:

@@ -11,6 +11,7 @@ the runner-up is the board's confidence.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 
 import cv2
 import numpy as np
@@ -20,15 +21,16 @@ from vision.geometry import apply_h
 
 from .colors import balance_gains, label_map
 from .geometry import BOARD_H_MM, BOARD_W_MM, Plane, board_point_mm, ellipse_through
-from .tiles import MIN_CONFIDENCE, UNKNOWN, colour_masks, read_faces, tile_strength
+from .tiles import MIN_CONFIDENCE, UNKNOWN, TileBlob, colour_masks, read_faces_each, tile_strength
 
 _MATCH_PX_PER_MM = 2.0
-_READ_PX_PER_MM = 2.5
+_MATCH_STEP = 3  # every third pixel of a template is plenty for its contrast, and 3x cheaper
+# Boards are read at 2.5 px/mm, or 2 px/mm when the photo shows them coarser than 1.6 px/mm:
+# rectifying finer than that adds pixels (and time), not detail.
+_READ_PX_PER_MM, _READ_COARSE_PX_PER_MM, _COARSE_BELOW = 2.5, 2.0, 1.6
+_CLEARLY_LONGER = 1.25  # sides this much longer than the others in the photo are the board's long ones
 _MIN_MATCH = 0.45  # contrast of the outlines (in near-band spreads) below which it is no board
-CREAM_RGB = (244, 236, 220)
-_CORE = cv2.getStructuringElement(
-    cv2.MORPH_ELLIPSE, (9, 9)
-)  # 2 mm in from the printed outline  # a field's print, the reference for white balance
+CREAM_RGB = (244, 236, 220)  # a field's print, the reference for white balance
 
 
 @dataclass
@@ -64,10 +66,6 @@ def field_outline_mm(f) -> np.ndarray:
     return at + np.array([[-16, -16], [16, -16], [16, 16], [-16, 16]], np.float64)
 
 
-def field_centre_mm(f) -> np.ndarray:
-    return np.array(board_point_mm(f.at)) if f.at is not None else field_outline_mm(f).mean(axis=0)
-
-
 _TEMPLATES: dict[int, tuple[KidsBoard, tuple[np.ndarray, np.ndarray]]] = {}
 
 
@@ -93,7 +91,7 @@ def _draw_template(board: KidsBoard) -> tuple[np.ndarray, np.ndarray]:
             cv2.polylines(ink, [pts], True, 255, 3, cv2.LINE_8, shift=4)
     wide = cv2.dilate(ink, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (15, 15)))
     mid = cv2.dilate(ink, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
-    return np.flatnonzero(ink), np.flatnonzero((wide > 0) & (mid == 0))
+    return np.flatnonzero(ink)[::_MATCH_STEP], np.flatnonzero((wide > 0) & (mid == 0))[::_MATCH_STEP]
 
 
 def _corner_homography(quad: np.ndarray, turn: int) -> np.ndarray:
@@ -113,16 +111,21 @@ def identify(
     scores = []
     flats, valids = {}, {}
     image_h, image_w = gray.shape[:2]
-    for turn in range(4):
+    sides = np.hypot(*(np.roll(quad, -1, axis=0) - quad).T)
+    across = (sides[0] + sides[2]) / max(1e-6, sides[1] + sides[3])
+    # a board is 3:2: with one pair of sides clearly the longer in the photo, the ways
+    # round that would lay the board's short sides along them are not tried
+    turns = (0, 2) if across > _CLEARLY_LONGER else (1, 3) if across < 1 / _CLEARLY_LONGER else (0, 1, 2, 3)
+    for turn in turns:
         h = _corner_homography(quad, turn)
-        if turn < 2:  # one pixel more each way, so that the half turn below lines up exactly
+        if turn not in flats:  # one pixel more each way, so that the half turn below lines up exactly
             big = cv2.warpPerspective(
                 gray, h @ to_mm, (size[0] + 1, size[1] + 1), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
             )
             # blurred: a frame found a millimetre or two off still matches its outlines
             big = cv2.GaussianBlur(big, (0, 0), 1.5)
-            flats[turn] = big[:-1, :-1].astype(np.float32).ravel()
-            flats[turn + 2] = big[::-1, ::-1][:-1, :-1].astype(np.float32).ravel()
+            flats[turn] = big[:-1, :-1].ravel()
+            flats[(turn + 2) % 4] = big[::-1, ::-1][:-1, :-1].ravel()
             # where the photo is: its corners mapped back onto the board
             corners = np.float64([[0, 0], [image_w - 1, 0], [image_w - 1, image_h - 1], [0, image_h - 1]])
             inside = np.zeros((size[1] + 1, size[0] + 1), np.uint8)
@@ -131,15 +134,17 @@ def identify(
                 cv2.fillPoly(inside, [np.round(back * 16).astype(np.int32)], 1, cv2.LINE_8, shift=4)
             else:
                 inside[:] = 1
-            valids[turn] = inside[:-1, :-1].ravel().astype(bool)
-            valids[turn + 2] = inside[::-1, ::-1][:-1, :-1].ravel().astype(bool)
+            whole = bool(inside[:-1, :-1].all())  # the board lies wholly inside the photo
+            valids[turn] = None if whole else inside[:-1, :-1].ravel().astype(bool)
+            valids[(turn + 2) % 4] = None if whole else inside[::-1, ::-1][:-1, :-1].ravel().astype(bool)
         flat, valid = flats[turn], valids[turn]
         for board in boards:
             ink, near = _template(board)
-            ink, near = ink[valid[ink]], near[valid[near]]
-            if len(ink) < 0.35 * len(_template(board)[0]):
-                scores.append((0.0, turn, board, h))
-                continue
+            if valid is not None:
+                ink, near = ink[valid[ink]], near[valid[near]]
+                if len(ink) < 0.35 * len(_template(board)[0]):
+                    scores.append((0.0, turn, board, h))
+                    continue
             light = flat[near]
             contrast = (float(light.mean()) - float(flat[ink].mean())) / (float(light.std()) + 8.0)
             scores.append((contrast, turn, board, h))
@@ -167,45 +172,43 @@ def _in_front(h: np.ndarray, points: np.ndarray) -> bool:
 
 def read_board(frame: np.ndarray, find: BoardFind) -> BoardReading:
     """Every field of the found board: a colour, None (empty) or "unknown"."""
-    s = _READ_PX_PER_MM
+    s = read_scale(find)
     patch = find.plane.warp(frame, (0.0, 0.0), (BOARD_W_MM, BOARD_H_MM), s)
-    fields = [f for p in find.board.pictures for f in p.fields]
-    outlines = [field_outline_mm(f) for f in fields]
+    outlines = [field_outline_mm(f) for p in find.board.pictures for f in p.fields]
     interior = np.zeros(patch.shape[:2], np.uint8)
     for o in outlines:
         cv2.fillPoly(interior, [np.round(o * s).astype(np.int32)], 255)
-    interior = cv2.erode(interior, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
-    gains = balance_gains(patch[interior > 0], CREAM_RGB)
+    interior = cv2.erode(interior, _disc(1.2 * s))
+    gains = balance_gains(patch[::3, ::3][interior[::3, ::3] > 0], CREAM_RGB)
     labels, hsv = label_map(patch, gains)
     masks = colour_masks(labels, hsv, s)
-    strength = tile_strength(hsv)
+    faces = read_faces_each(masks, tile_strength(hsv), s, lambda p: find.plane.sweep_mm(p / s) * s)
+    boxes = [cv2.boundingRect(face.contour) for face in faces]
     tiles = (labels > 0).astype(np.uint8)
     covered = _unexplained(hsv, labels)
     h, w = labels.shape
+    readings = [
+        _read_field(o, faces, boxes, tiles, hsv=hsv, covered=covered, s=s, size=(w, h)) for o in outlines
+    ]
+    occluded = any(r.value == UNKNOWN and r.confidence == 0.0 for r in readings)
     pictures: list[list[FieldReading]] = []
-    occluded = False
-    k = 0
     for picture in find.board.pictures:
-        row = []
-        for f in picture.fields:
-            outline = outlines[k]
-            k += 1
-            reading = _read_field(
-                f,
-                outline,
-                masks,
-                tiles,
-                strength=strength,
-                hsv=hsv,
-                covered=covered,
-                plane=find.plane,
-                s=s,
-                size=(w, h),
-            )
-            occluded |= reading.value == UNKNOWN and reading.confidence == 0.0
-            row.append(reading)
-        pictures.append(row)
+        pictures.append(readings[: len(picture.fields)])
+        readings = readings[len(picture.fields) :]
     return BoardReading(pictures, occluded)
+
+
+def read_scale(find: BoardFind) -> float:
+    """px/mm at which a found board is rectified for reading."""
+    seen = np.sqrt(cv2.contourArea(find.quad.astype(np.float32)) / (BOARD_W_MM * BOARD_H_MM))
+    return _READ_PX_PER_MM if seen >= _COARSE_BELOW else _READ_COARSE_PX_PER_MM
+
+
+@cache
+def _disc(radius_px: float) -> np.ndarray:
+    """A round kernel of about this radius (px)."""
+    d = 2 * max(1, round(radius_px)) + 1
+    return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (d, d))
 
 
 def _unexplained(hsv: np.ndarray, labels: np.ndarray) -> np.ndarray:
@@ -216,15 +219,13 @@ def _unexplained(hsv: np.ndarray, labels: np.ndarray) -> np.ndarray:
 
 
 def _read_field(
-    f,
     outline: np.ndarray,
-    masks: list[np.ndarray],
+    faces: list[TileBlob],
+    boxes: list[tuple[int, int, int, int]],
     tiles: np.ndarray,
     *,
-    strength: np.ndarray,
     hsv: np.ndarray,
     covered: np.ndarray,
-    plane: Plane,
     s: float,
     size: tuple[int, int],
 ) -> FieldReading:
@@ -235,7 +236,7 @@ def _read_field(
     x1, y1 = min(w, hi[0]), min(h, hi[1])
     inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
     cv2.fillPoly(inside, [np.round(outline * s - (x0, y0)).astype(np.int32)], 255)
-    core = cv2.erode(inside, _CORE)
+    core = cv2.erode(inside, _disc(1.6 * s))  # about 1.6 mm in from the printed outline
     core_px = core > 0
     core_area = int(core_px.sum())
     if core_area < 20:
@@ -243,18 +244,19 @@ def _read_field(
     if np.mean(hsv[y0:y1, x0:x1, 2][core_px] > 0) < 0.7:
         return FieldReading(UNKNOWN, 0.0, outline)  # off the image
     win_tiles = tiles[y0:y1, x0:x1]
-    sweep = plane.sweep_mm(field_centre_mm(f)) * s
-    best, best_overlap = None, 0
-    window = [m[y0:y1, x0:x1] for m in masks]
-    for face in read_faces(window, strength[y0:y1, x0:x1], s, sweep):
+    best, best_box, best_overlap = None, None, 0
+    for face, box in zip(faces, boxes, strict=True):
+        bx, by, bw, bh = box
+        if bx >= x1 or by >= y1 or bx + bw <= x0 or by + bh <= y0:
+            continue
         drawn = np.zeros_like(core)
-        cv2.drawContours(drawn, [face.contour], -1, 255, -1)
+        cv2.drawContours(drawn, [face.contour], -1, 255, -1, offset=(-int(x0), -int(y0)))
         overlap = int(np.count_nonzero(drawn & core))
         if overlap > best_overlap:
-            best, best_overlap = face, overlap
+            best, best_box, best_overlap = face, box, overlap
     if best is not None and best_overlap > 0.15 * core_area:
-        bx, by, bw, bh = cv2.boundingRect(best.contour)
-        if bx <= 0 or by <= 0 or bx + bw >= x1 - x0 or by + bh >= y1 - y0:
+        bx, by, bw, bh = best_box
+        if bx <= x0 or by <= y0 or bx + bw >= x1 or by + bh >= y1:
             return FieldReading(UNKNOWN, 0.0, outline)  # part of something bigger than a tile
         return FieldReading(best.value, round(best.confidence, 3), outline)
     # no tile: the field's light print must show nearly everywhere

@@ -1,6 +1,8 @@
 """The storage tray: found as a round violet shape with bowl-shaped holes; the holes'
 centres (the big one in the middle, the small ones round it) give the tray's plane,
-and each bowl's floor is then rectified and its tiles counted by colour.
+and each bowl's floor is then rectified and its tiles counted by colour. A hand that
+hides the big bowl leaves the small ones to fix the plane; a hand over a bowl's floor
+(anything neither tile nor lavender floor) marks the bowl occluded.
 
 Small bowls are numbered 1-5 clockwise round the big bowl, starting from the one
 nearest the bottom edge of the image; the big bowl is "big".
@@ -14,14 +16,26 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from .colors import balance_gains, label_map
+from vision.geometry import apply_h
+
+from .colors import COLORS, balance_gains, label_map
 from .geometry import BIG_FLOOR_MM, SMALL_FLOOR_MM, SMALL_RING_MM, Plane, circle_polygon
-from .tiles import UNKNOWN, TileBlob, colour_masks, read_faces, tile_strength
+from .tiles import UNKNOWN, TileBlob, colour_masks, expected_area, read_faces, tile_strength
 
 BIG = "big"
 FLOOR_RGB = (216, 204, 234)
-_PX_PER_MM = 3.0
+# Bowls are read at 3 px/mm, or 2.5 px/mm when the photo shows the tray coarser than
+# 1.6 px/mm (finer adds pixels, not detail).
+_PX_PER_MM, _COARSE_PX_PER_MM, _COARSE_BELOW = 3.0, 2.5, 1.6
 _EDGE_MM = 2.0  # the floor's rim, left out: the bowl's wall and lip shade it
+# the big bowl's floor is (72 / 46)^2 = 2.4 times a small one's: a hole far bigger is run
+# together with something (a hand reaching in)
+_BIG_OVER_SMALL = 3.5
+_OWN_GAINS_WITHIN = math.log(1.15)  # a bowl's own white balance this close to the tray's is kept
+_FLOOR_SLACK = 12  # how far blue may fall below red or green on the lavender floor (balanced)
+# pieces of a colour no face explains: this many tiles' worth of pixels, spread over this
+# much of a tile's area, are a tile seen in pieces
+_FRAGMENT_SHARE, _FRAGMENT_HULL = 0.15, 0.35
 
 
 @dataclass
@@ -63,25 +77,36 @@ def find_tray(mask: np.ndarray, scale: float, min_area: float, image_size: tuple
         while child != -1:
             hole = contours[child]
             a = float(cv2.contourArea(hole))
-            if 0.015 * area < a < 0.3 * area and len(hole) >= 5:
+            # up to 0.6 of the tray: the big bowl run together with a hand reaching into it
+            if 0.015 * area < a < 0.6 * area and len(hole) >= 5:
                 holes.append((a, hole))
             child = hierarchy[0][child][0]
         if len(holes) >= 4 and (best is None or len(holes) > len(best)):
             best = holes
     if best is None:
         return None
-    best.sort(key=lambda t: -t[0])
-    (big_area, big), small = best[0], best[1:6]
-    if big_area < 1.8 * float(np.median([a for a, _ in small])):
-        return None  # the big bowl is not among the holes (a hand over it): no sure plane
-    centre_big = np.array(cv2.fitEllipse(big)[0])
-    smalls = [np.array(cv2.fitEllipse(h)[0]) for a, h in small if a < 0.7 * big_area]
-    if len(smalls) < 3:
+    bowls = sorted(((a, h) for a, h in best if _round(h)), key=lambda t: -t[0])
+    if len(bowls) < 4:
         return None
-    angles = [math.atan2(p[1] - centre_big[1], p[0] - centre_big[0]) for p in smalls]
+    big_area, big = bowls[0]
+    small_area = float(np.median([a for a, _ in bowls[1:6]]))
+    centre_big: np.ndarray | None = None
+    if 1.8 * small_area <= big_area <= _BIG_OVER_SMALL * small_area:
+        centre_big = np.array(cv2.fitEllipse(big)[0])
+        small = bowls[1:6]
+    else:  # the big bowl is hidden, or run together with a hand reaching into it
+        small = bowls[:5]
+        small_area = float(np.median([a for a, _ in small]))
+    smalls = [np.array(cv2.fitEllipse(h)[0]) for a, h in small if 0.5 * small_area < a < 1.8 * small_area]
+    # Without the big bowl's centre, the small bowls alone fix the plane (four of them or
+    # more); their own middle is near enough the tray's to tell which way round they lie.
+    if len(smalls) < (3 if centre_big is not None else 4):
+        return None
+    middle = centre_big if centre_big is not None else np.mean(smalls, axis=0)
+    angles = [math.atan2(p[1] - middle[1], p[0] - middle[0]) for p in smalls]
     order = np.argsort(angles)
     a0 = angles[order[0]]
-    model, seen = [(0.0, 0.0)], [centre_big]
+    model, seen = ([(0.0, 0.0, BIG_FLOOR_MM)], [centre_big]) if centre_big is not None else ([], [])
     used = set()
     for j in order:
         step = round(((angles[j] - a0) % (2 * math.pi)) / (2 * math.pi / 5)) % 5
@@ -89,12 +114,46 @@ def find_tray(mask: np.ndarray, scale: float, min_area: float, image_size: tuple
             return None
         used.add(step)
         t = 2 * math.pi * step / 5
-        model.append((SMALL_RING_MM * math.cos(t), SMALL_RING_MM * math.sin(t)))
+        model.append((SMALL_RING_MM * math.cos(t), SMALL_RING_MM * math.sin(t), SMALL_FLOOR_MM))
         seen.append(smalls[j])
-    h, _ = cv2.findHomography(np.float32(model), np.float32(seen) / scale, 0)
-    if h is None:
-        return None
-    return Plane(h, image_size)
+    h = _fit_centres(np.array(model), np.array(seen) / scale)
+    return None if h is None else Plane(h, image_size)
+
+
+def _round(hole: np.ndarray) -> bool:
+    """Whether a hole is a whole bowl's outline (an ellipse): not a part of one that
+    something covers, nor a board's inside (four corners) where a board touches the tray."""
+    (_, _), (a, b), _ = cv2.fitEllipse(hole)
+    area = float(cv2.contourArea(hole))
+    corners = len(cv2.approxPolyDP(hole, 0.01 * cv2.arcLength(hole, True), True))
+    return (
+        corners > 6
+        and area > 0.9 * math.pi * a * b / 4
+        and area > 0.95 * float(cv2.contourArea(cv2.convexHull(hole)))
+    )
+
+
+def _fit_centres(model: np.ndarray, seen: np.ndarray) -> np.ndarray | None:
+    """The homography taking bowls (x, y, radius in tray mm) to the centres of their
+    holes' outlines in the image. In perspective, the centre of a circle's outline is not
+    the image of its centre (the far half looks smaller): each hole's centre is moved by
+    that offset, as the homography fitted so far predicts it, and the fit repeated."""
+    points = model[:, :2].astype(np.float32)
+    h, _ = cv2.findHomography(points, seen.astype(np.float32), 0)
+    for _refit in range(2):
+        if h is None:
+            return None
+        shifted = []
+        for (x, y, r), p in zip(model, seen, strict=True):
+            outline = apply_h(h, circle_polygon(x, y, r, 32))
+            if not np.all(np.isfinite(outline)):
+                return None
+            offset = (
+                np.array(cv2.fitEllipse(outline.astype(np.float32))[0]) - apply_h(h, np.array([[x, y]]))[0]
+            )
+            shifted.append(p - offset)
+        h, _ = cv2.findHomography(points, np.array(shifted, np.float32), 0)
+    return h
 
 
 def bowl_centres_mm() -> list[tuple[float, float, float]]:
@@ -110,7 +169,7 @@ def bowl_centres_mm() -> list[tuple[float, float, float]]:
     return [(0.0, 0.0, BIG_FLOOR_MM), *small]
 
 
-def read_bowls(frame: np.ndarray, tray: Plane, gains: np.ndarray | None) -> list[BowlReading]:
+def read_bowls(frame: np.ndarray, tray: Plane) -> list[BowlReading]:
     bowls = bowl_centres_mm()
     centres = tray.to_image(np.array([(x, y) for x, y, _ in bowls]))
     big = centres[0]
@@ -120,39 +179,62 @@ def read_bowls(frame: np.ndarray, tray: Plane, gains: np.ndarray | None) -> list
     small.sort(
         key=lambda i: (math.atan2(centres[i][1] - big[1], centres[i][0] - big[0]) - a0) % (2 * math.pi)
     )
-    out = []
-    for number, index in [(k + 1, i) for k, i in enumerate(small)] + [(BIG, 0)]:
+    s = _read_scale(tray)
+    patches = []
+    for index in [*small, 0]:
         x, y, radius = bowls[index]
-        out.append(_read_bowl(frame, tray, number, (x, y), radius=radius, centre=centres[index], gains=gains))
+        half = radius + 3.0
+        patches.append(tray.warp(frame, (x - half, y - half), (2 * half, 2 * half), s))
+    # One white balance for the whole tray (the median of the bowls' own), so that a hand
+    # filling a bowl is not taken for its floor; a bowl keeps its own where it agrees
+    # (light falls off across a table).
+    own = [balance_gains(_seen(p[::3, ::3]), FLOOR_RGB) for p in patches]
+    shared = np.median(own, axis=0)
+    out = []
+    for number, index, patch, gains in zip([*range(1, 6), BIG], [*small, 0], patches, own, strict=True):
+        x, y, radius = bowls[index]
+        if np.abs(np.log(gains / shared)).max() > _OWN_GAINS_WITHIN:
+            gains = shared
+        outline = tray.to_image(circle_polygon(x, y, radius, 32))
+        sweep = tray.sweep_mm(np.array([x, y])) * s
+        out.append(_read_bowl(patch, gains, number, centres[index], outline, radius=radius, sweep=sweep, s=s))
     return out
 
 
+def _seen(patch: np.ndarray) -> np.ndarray:
+    """A patch's pixels inside the photo (the warp leaves black outside it)."""
+    return patch[cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY) > 0]
+
+
+def _read_scale(tray: Plane) -> float:
+    """px/mm at which the bowls are rectified for reading."""
+    a, b, c = tray.to_image(np.array([[0.0, 0.0], [SMALL_RING_MM, 0.0], [0.0, SMALL_RING_MM]]))
+    seen = (np.linalg.norm(b - a) + np.linalg.norm(c - a)) / (2 * SMALL_RING_MM)
+    return _PX_PER_MM if seen >= _COARSE_BELOW else _COARSE_PX_PER_MM
+
+
 def _read_bowl(
-    frame: np.ndarray,
-    tray: Plane,
+    patch: np.ndarray,
+    gains: np.ndarray,
     number: int | str,
-    at: tuple[float, float],
+    centre: np.ndarray,
+    outline: np.ndarray,
     *,
     radius: float,
-    centre: np.ndarray,
-    gains: np.ndarray | None,
+    sweep: np.ndarray,
+    s: float,
 ) -> BowlReading:
-    s = _PX_PER_MM
-    half = radius + 3.0
-    patch = tray.warp(frame, (at[0] - half, at[1] - half), (2 * half, 2 * half), s)
     n = patch.shape[0]
     floor = np.zeros(patch.shape[:2], np.uint8)
     cv2.circle(floor, (n // 2, n // 2), round((radius - _EDGE_MM) * s), 255, -1)
-    outline = tray.to_image(circle_polygon(at[0], at[1], radius, 32))
     visible = floor.astype(bool) & (cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY) > 0)
     if visible.sum() < 0.7 * floor.astype(bool).sum():
         return BowlReading(number, centre, outline, {}, 0, True, 0.0)
-    own = balance_gains(patch[visible], FLOOR_RGB)
-    labels, hsv = label_map(patch, own if gains is None else np.sqrt(own * gains), grow_pale=True)
-    sweep = tray.sweep_mm(np.array(at)) * s
-    blobs = read_faces(colour_masks(labels, hsv, s), tile_strength(hsv), s, sweep, floor)
+    labels, hsv = label_map(patch, gains, grow_pale=True)
+    masks = colour_masks(labels, hsv, s)
+    blobs = read_faces(masks, tile_strength(hsv), s, sweep, floor)
     counts: dict[str, int] = {}
-    unknown, confidence = 0, 1.0
+    unknown, confidence = _fragments(masks, blobs, sweep, floor, s), 1.0
     for blob in blobs:
         if blob.value == UNKNOWN:
             unknown += blob.count
@@ -163,8 +245,41 @@ def _read_bowl(
     # a hand or a sleeve over the floor: what it hides cannot be counted
     near_tiles = cv2.dilate(tiles, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
     sat, val = hsv[..., 1], hsv[..., 2]
-    strange = visible & (near_tiles == 0) & (labels == 0) & ((sat >= 80) | (val < 40))
+    # the floor is lavender (blue at least as strong as red and green), also in shadow or
+    # glare; skin, wood and most sleeves are not
+    b, g, r = cv2.split(cv2.transform(patch, np.diag(np.asarray(gains, np.float32))).astype(np.int16))
+    floor_like = (sat < 80) & (val >= 40) & (b >= r - _FLOOR_SLACK) & (b >= g - _FLOOR_SLACK)
+    strange = visible & (near_tiles == 0) & (labels == 0) & ~floor_like
     occluded = bool(strange.sum() > 0.03 * visible.sum()) or visible.sum() < floor.astype(bool).sum() * 0.98
     if occluded:
         confidence = min(confidence, 0.5)
     return BowlReading(number, centre, outline, counts, unknown, occluded, confidence, blobs)
+
+
+def _fragments(
+    masks: list[np.ndarray], blobs: list[TileBlob], sweep: np.ndarray, floor: np.ndarray, s: float
+) -> int:
+    """Tiles seen only in pieces (glare washing out a tile's middle leaves bits of its
+    rim, each too small to be read): tile-sized clusters of a colour that no face read
+    explains. They count as unknown tiles rather than vanish."""
+    explained = np.zeros(floor.shape, np.uint8)
+    cv2.drawContours(explained, [b.contour for b in blobs], -1, 1, -1)
+    reach = np.abs(np.asarray(sweep)).max() + 2.0
+    d = 2 * round(reach) + 1
+    explained = cv2.dilate(explained, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (d, d)))
+    inner = cv2.erode(floor, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (round(10 * s) | 1,) * 2))
+    near = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (round(12 * s) | 1,) * 2)  # pieces of one tile
+    found = 0
+    for color, mask in zip(COLORS, masks, strict=True):
+        left = mask & (explained == 0) & (floor > 0)
+        if np.count_nonzero(left) < _FRAGMENT_SHARE * expected_area(color, s):
+            continue
+        n, groups = cv2.connectedComponents(cv2.dilate(left, near))
+        for k in range(1, n):
+            ys, xs = np.nonzero(left & (groups == k))
+            if len(xs) < 3 or not inner[int(ys.mean()), int(xs.mean())]:
+                continue  # at the floor's edge: a tile on the rim, not in this bowl
+            hull = cv2.convexHull(np.column_stack([xs, ys]).astype(np.int32))
+            if cv2.contourArea(hull) >= _FRAGMENT_HULL * expected_area(color, s):
+                found += 1
+    return found

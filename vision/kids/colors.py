@@ -27,6 +27,7 @@ _HUE_CLASS = np.zeros(180, np.uint8)  # hue -> class
 for _k, _c in enumerate(COLORS, 1):
     for _lo, _hi in _HUE_RANGES[_c]:
         _HUE_CLASS[_lo : _hi + 1] = _k
+_HUE_CLASS_LUT = np.concatenate([_HUE_CLASS, np.zeros(76, np.uint8)])  # cv2.LUT wants 256 entries
 
 
 def balance_gains(pixels_bgr: np.ndarray, target_rgb: tuple[int, int, int]) -> np.ndarray:
@@ -47,6 +48,15 @@ def balance_gains(pixels_bgr: np.ndarray, target_rgb: tuple[int, int, int]) -> n
     return np.clip(gains, 0.6, 1.8).astype(np.float32)
 
 
+def hue_classes(hsv: np.ndarray) -> np.ndarray:
+    """Each pixel's tile colour class by hue alone (1..4, COLORS order; 0 for none), for
+    pixels saturated and bright enough to be a tile at all, however pale."""
+    hue, sat, val = cv2.split(hsv)
+    classes = cv2.LUT(hue, _HUE_CLASS_LUT)
+    classes[(val < MIN_VALUE) | (sat < _LOWEST_SATURATION)] = 0
+    return classes
+
+
 def label_map(
     bgr: np.ndarray, gains: np.ndarray, *, grow_pale: bool = False
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -56,17 +66,18 @@ def label_map(
     balanced = cv2.transform(bgr, np.diag(np.asarray(gains, np.float32)))  # saturates at 255
     hsv = cv2.cvtColor(balanced, cv2.COLOR_BGR2HSV)
     sat = hsv[..., 1]
-    hue_class = _HUE_CLASS[hsv[..., 0]]
-    hue_class[(hsv[..., 2] < MIN_VALUE) | (sat < _LOWEST_SATURATION)] = 0
-    lut = np.zeros((5, 256), np.uint8)  # [class, saturation] -> class
+    hue_class = hue_classes(hsv)
+    # each colour's saturation threshold, from a histogram of its pixels' saturations
+    thresholds = np.full(256, 256, np.int32)
     for k, color in enumerate(COLORS, 1):
-        seen = sat[hue_class == k]
+        counts = cv2.calcHist([sat], [0], (hue_class == k).view(np.uint8), [256], [0, 256]).ravel()
         threshold = MIN_SATURATION[color]
-        if len(seen) >= 30:
-            strongest = float(np.percentile(seen, 90))
+        if counts.sum() >= 30:
+            strongest = int(np.searchsorted(np.cumsum(counts), 0.9 * counts.sum()))
             threshold = int(np.clip(0.6 * strongest, _LOWEST_SATURATION, threshold))
-        lut[k, threshold:] = k
-    labels = lut[hue_class, sat]
+        thresholds[k] = threshold
+    threshold_map = cv2.LUT(hue_class, np.clip(thresholds, 0, 255).astype(np.uint8))
+    labels = np.where((sat >= threshold_map) & (hue_class > 0), hue_class, 0).astype(np.uint8)
     # hysteresis: paler pixels of a colour count where they join its strong pixels (a lit,
     # washed-out top face inside its own saturated rim)
     if not grow_pale:

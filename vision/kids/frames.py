@@ -9,7 +9,9 @@ edge and the cut ends lie inside the hull). Four lines round a piece make a boar
 piece with fewer is joined with a neighbouring piece that completes it (an arm across
 the board). A frame that still shows only three sides (one out of the photo) is
 completed on the table's plane, known from a board found whole (complete_frame). The
-image's own border is never taken for an edge.
+image's own border is never taken for an edge. A band that runs into other violet (a
+violet mat, the tray) is taken out with it, but still closes round the board's light
+inside: that four-cornered hole gives the frame from inside (frames_from_holes).
 """
 
 from __future__ import annotations
@@ -81,6 +83,69 @@ def find_frames(violet: np.ndarray, min_area: float) -> Frames:
         elif sides is not None:
             out.open.append(sides)
     return out
+
+
+def frames_from_holes(
+    violet: np.ndarray, min_area: float, board_mm: tuple[float, float], band_mm: float
+) -> list:
+    """Board frames found from inside: a board's frame, however much violet touches it
+    from outside (a violet mat, the tray), closes round the board's light inside, a
+    four-cornered hole in the violet. The outer edge lies `band_mm` further out; each
+    quad is returned as the frame's outer corners, clockwise (mask px)."""
+    contours, hierarchy = cv2.findContours(violet, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return []
+    w, h = board_mm
+    out = []
+    for c, (_, _, _, parent) in zip(contours, hierarchy[0], strict=True):
+        if parent == -1 or cv2.contourArea(c) < 0.5 * min_area:
+            continue
+        inner = cv2.approxPolyDP(c, 0.02 * cv2.arcLength(c, True), True).reshape(-1, 2).astype(np.float64)
+        if len(inner) != 4 or not cv2.isContourConvex(inner.astype(np.float32).reshape(-1, 1, 2)):
+            continue
+        x, y = inner[:, 0], inner[:, 1]
+        if float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y)) < 0:
+            inner = inner[::-1]  # clockwise in the image
+        inner = _refined(inner, c.reshape(-1, 2).astype(np.float64))
+        if inner is None:
+            continue
+        sides = np.hypot(*(np.roll(inner, -1, axis=0) - inner).T)
+        if sides[1] + sides[3] > sides[0] + sides[2]:
+            inner = np.roll(inner, -1, axis=0)  # the first side a long one
+            sides = np.roll(sides, -1)
+        long_side, short_side = sides[0] + sides[2], sides[1] + sides[3]
+        if not 1.2 < long_side / max(short_side, 1e-6) < 2.0:
+            continue  # not a board's inside (a part of one an arm cuts off, say)
+        model = np.float32(
+            [[band_mm, band_mm], [w - band_mm, band_mm], [w - band_mm, h - band_mm], [band_mm, h - band_mm]]
+        )
+        hom = cv2.getPerspectiveTransform(model, inner.astype(np.float32))
+        corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]]).reshape(-1, 1, 2)
+        out.append(cv2.perspectiveTransform(corners, hom).reshape(-1, 2).astype(np.float64))
+    return out
+
+
+def _refined(quad: np.ndarray, outline: np.ndarray) -> np.ndarray | None:
+    """A hole's four corners from straight lines fitted along its sides (the middle of
+    each side: corners are rounded in the mask)."""
+    lines = []
+    for k in range(4):
+        a, b = quad[k], quad[(k + 1) % 4]
+        d = b - a
+        length = float(np.hypot(*d))
+        if length < _MIN_SIDE_PX:
+            return None
+        u = d / length
+        along = (outline - a) @ u
+        off = np.abs((outline - a) @ np.array([-u[1], u[0]]))
+        near = (along > 0.15 * length) & (along < 0.85 * length) & (off < 3.0)
+        if near.sum() < 5:
+            return None
+        vx, vy, x0, y0 = cv2.fitLine(outline[near].astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        normal = np.array([-vy, vx], np.float64)
+        lines.append((0.0, np.array([x0, y0], np.float64), normal, 0.0))
+    corners = [_intersect(lines[k - 1], lines[k]) for k in range(4)]
+    return None if any(c is None for c in corners) else np.array(corners)
 
 
 def complete_frame(

@@ -12,7 +12,6 @@ change when the tile turns, and survive blur and small perspective left-overs.
 
 from __future__ import annotations
 
-import itertools
 import math
 from dataclasses import dataclass
 from functools import cache
@@ -64,6 +63,10 @@ def unsweep(mask: np.ndarray, sweep_px: np.ndarray) -> np.ndarray:
     return cv2.erode(mask, kernel, anchor=anchor, borderType=cv2.BORDER_CONSTANT, borderValue=0)
 
 
+_SEGMENT = np.linspace(0, 1, 12, endpoint=False)  # points along each hull edge
+_GRID = np.linspace(-np.pi, np.pi, 128, endpoint=False)  # angles the radius is sampled at
+
+
 @dataclass(frozen=True)
 class ShapeFeatures:
     area: float  # px
@@ -89,16 +92,14 @@ def features(contour: np.ndarray) -> ShapeFeatures | None:
         return None
     centre = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
     # the hull's radius at 128 evenly spaced angles (its outline, resampled)
-    h = hull.reshape(-1, 2).astype(np.float64)
-    h = np.vstack([h, h[:1]])
-    seg = np.linspace(0, 1, 12, endpoint=False)
-    pts = np.concatenate([a + (b - a) * seg[:, None] for a, b in itertools.pairwise(h)])
+    a = hull.reshape(-1, 2).astype(np.float64)
+    b = np.concatenate([a[1:], a[:1]])
+    pts = (a[:, None, :] + (b - a)[:, None, :] * _SEGMENT[None, :, None]).reshape(-1, 2)
     d = pts - centre
     angles = np.arctan2(d[:, 1], d[:, 0])
     radii = np.hypot(d[:, 0], d[:, 1])
     order = np.argsort(angles)
-    grid = np.linspace(-np.pi, np.pi, 128, endpoint=False)
-    r = np.interp(grid, angles[order], radii[order], period=2 * np.pi)
+    r = np.interp(_GRID, angles[order], radii[order], period=2 * np.pi)
     spectrum = np.abs(np.fft.rfft(r)) / (len(r) / 2) / max(1e-6, r.mean())
     return ShapeFeatures(
         area,
@@ -156,4 +157,4 @@ def classify(f: ShapeFeatures, px_per_mm: float) -> tuple[str, float, np.ndarray
     confidence = (second - best) / max(1e-6, second)
     # an outline far from every prototype is something else (a hand, two tiles, a torn blob)
     fit = 1.0 / (1.0 + (best / 0.08) ** 4)
-    return SHAPES[int(ranked[0])], float(np.clip(confidence * 1.4, 0, 1) * fit), per_shape
+    return SHAPES[int(ranked[0])], min(1.0, max(0.0, confidence * 1.4)) * fit, per_shape

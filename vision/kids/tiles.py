@@ -13,13 +13,15 @@ Glare (light, unsaturated) inside a tile's outline is part of the tile.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
 import cv2
 import numpy as np
 
-from .colors import COLORS
+from .colors import COLORS, hue_classes
 from .shapes import SHAPES, classify, face_area_mm2, features, unsweep
 
 SHAPE_OF = dict(zip(COLORS, ("square", "hexagon", "diamond", "circle"), strict=True))
@@ -30,6 +32,8 @@ _OPEN = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
 _GLARE_MIN_V, _GLARE_MAX_S = 150, 100
 _PLAUSIBLE = 0.09  # distance to a shape's prototypes within which a face may be that shape
 _MERGED = 1.55  # a face this much bigger than a tile is tiles touching, or no tile
+_PARTS_COVER = 0.8  # the share of a blob its parts must cover for a split to stand
+_MOST_SPLIT = 6  # a blob of more tiles than this is not split (a hand or a print, more likely)
 
 
 @dataclass
@@ -48,14 +52,16 @@ class TileBlob:
 
 
 @cache
-def _expected_area(color: str, px_per_mm: float) -> float:
+def expected_area(color: str, px_per_mm: float) -> float:
+    """A tile face's area in px at `px_per_mm`."""
     return face_area_mm2(SHAPE_OF[color]) * px_per_mm**2
 
 
 def colour_masks(labels: np.ndarray, hsv: np.ndarray, px_per_mm: float) -> list[np.ndarray]:
-    """Per colour (COLORS order), its pixels with specks removed, holes filled and glare
-    inside a tile-sized blob's outline added."""
+    """Per colour (COLORS order), its pixels with specks removed, holes filled, and glare
+    and paler pixels of the colour inside a tile-sized blob's outline added."""
     glare = ((hsv[..., 2] >= _GLARE_MIN_V) & (hsv[..., 1] <= _GLARE_MAX_S)).astype(np.uint8)
+    hue_class = hue_classes(hsv)
     out = []
     for k, color in enumerate(COLORS):
         mask = cv2.morphologyEx((labels == k + 1).astype(np.uint8), cv2.MORPH_OPEN, _OPEN)
@@ -64,7 +70,7 @@ def colour_masks(labels: np.ndarray, hsv: np.ndarray, px_per_mm: float) -> list[
             continue
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         cv2.drawContours(mask, contours, -1, 1, -1)  # holes: glare in the middle of a tile
-        expected = _expected_area(color, px_per_mm)
+        expected = expected_area(color, px_per_mm)
         hulls = []
         for c in contours:
             hull = cv2.convexHull(c)
@@ -73,7 +79,10 @@ def colour_masks(labels: np.ndarray, hsv: np.ndarray, px_per_mm: float) -> list[
         if hulls:
             inside = np.zeros_like(mask)
             cv2.drawContours(inside, hulls, -1, 1, -1)
-            mask |= inside & glare  # glare that bites into a tile's edge
+            # glare that bites into a tile's edge, and the paler lit top of a tile whose
+            # shaded rim alone passed the colour's saturation threshold
+            pale = (hue_class == k + 1).view(np.uint8)
+            mask |= inside & (glare | pale)
         out.append(mask)
     return out
 
@@ -104,6 +113,42 @@ def read_faces(
     return out
 
 
+def read_faces_each(
+    masks: list[np.ndarray],
+    strength: np.ndarray,
+    px_per_mm: float,
+    sweep_at: Callable[[np.ndarray], np.ndarray],
+) -> list[TileBlob]:
+    """Every tile face in a patch too big for one sweep (a whole board): each blob of a
+    colour is cut back by the sweep at its own place (`sweep_at`: patch px -> sweep px),
+    so every tile is read once however many fields look at it."""
+    out = []
+    height, width = strength.shape
+    for k, mask in enumerate(masks):
+        if not mask.any():
+            continue
+        color = COLORS[k]
+        least = 0.3 * expected_area(color, px_per_mm)  # read_face drops faces smaller than this
+        blobs, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        for outline in blobs:
+            x, y, w, h = cv2.boundingRect(outline)
+            if w * h < least:
+                continue
+            sweep = sweep_at(np.array([x + w / 2, y + h / 2]))
+            pad = int(np.ceil(np.abs(sweep).max())) + 3
+            x0, y0 = max(0, x - pad), max(0, y - pad)
+            x1, y1 = min(width, x + w + pad), min(height, y + h + pad)
+            own = np.zeros((y1 - y0, x1 - x0), np.uint8)
+            cv2.drawContours(own, [outline], -1, 1, -1, offset=(-x0, -y0))
+            face = unsweep(own, sweep)
+            contours, _ = cv2.findContours(face, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+            for contour in contours:
+                for blob in _read_blob(color, contour, face, strength[y0:y1, x0:x1], px_per_mm):
+                    blob.contour = blob.contour + np.array([x0, y0], np.int32)
+                    out.append(blob)
+    return out
+
+
 def tile_strength(hsv: np.ndarray) -> np.ndarray:
     """Saturation times value (0..255): high on a tile's top, lower on its bevel, its
     side face and the gap to the next tile."""
@@ -114,7 +159,7 @@ def _read_blob(
     color: str, contour: np.ndarray, face: np.ndarray, strength: np.ndarray, px_per_mm: float
 ) -> list[TileBlob]:
     blob = read_face(color, contour, px_per_mm)
-    if blob is None or blob.value != UNKNOWN or blob.count < 2:
+    if blob is None or blob.value != UNKNOWN or not 2 <= blob.count <= _MOST_SPLIT:
         return [] if blob is None else [blob]
     parts = _split(color, contour, face, strength, px_per_mm)
     return parts if parts else [blob]
@@ -133,13 +178,24 @@ def _split(
     cv2.drawContours(region, [contour], -1, 1, -1, offset=(-x0, -y0))
     sat = strength[y0:y1, x0:x1]
     inside = sat[region > 0]
-    expected = _expected_area(color, px_per_mm)
+    blob_area = float(cv2.contourArea(contour))
+    expected = expected_area(color, px_per_mm)
     # cores: first the blob shrunk past the narrow necks between tiles, then its
-    # strongest pixels at rising thresholds
+    # strongest pixels at rising thresholds, each part grown back over the colour
+    # strength; last the blob shrunk further (blurred tiles touching corner to corner),
+    # grown back over its distance from its edge
+    distance = cv2.normalize(cv2.distanceTransform(region, cv2.DIST_L2, 3), None, 0, 255, cv2.NORM_MINMAX)
+    strong = cv2.normalize(sat, None, 0, 255, cv2.NORM_MINMAX)
     neck = max(3, round(3.0 * px_per_mm)) | 1
-    tries = [cv2.erode(region, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (neck, neck)))]
-    tries += [((sat > np.percentile(inside, q)) & (region > 0)).astype(np.uint8) for q in (40, 55, 70, 82)]
-    for cores in tries:
+    tries = [(cv2.erode(region, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (neck, neck))), strong)]
+    tries += [
+        (((sat > q) & (region > 0)).astype(np.uint8), strong) for q in np.percentile(inside, (40, 55, 70, 82))
+    ]
+    tries += [
+        (cv2.erode(region, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (d, d))), distance)
+        for d in (neck * 2 | 1, neck * 3 | 1)
+    ]
+    for cores, landscape in tries:
         cores = cv2.erode(cores, _OPEN)
         n, markers, stats, _ = cv2.connectedComponentsWithStats(cores, connectivity=4)
         big = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] > 0.08 * expected]
@@ -149,8 +205,7 @@ def _split(
         for m, i in enumerate(big, 1):
             seeds[markers == i] = m
         seeds[cv2.dilate(region, _OPEN) == 0] = len(big) + 1  # the background
-        grad = cv2.cvtColor(cv2.normalize(sat, None, 0, 255, cv2.NORM_MINMAX), cv2.COLOR_GRAY2BGR)
-        cv2.watershed(255 - grad, seeds)
+        cv2.watershed(cv2.cvtColor(255 - landscape.astype(np.uint8), cv2.COLOR_GRAY2BGR), seeds)
         own = np.where((seeds >= 1) & (seeds <= len(big)) & (region > 0), seeds, 0)
         # the blob's rim, which the background flooded: back to the part next to it
         for _grow in range(neck):
@@ -163,35 +218,41 @@ def _split(
         for m in range(1, len(big) + 1):
             part = (own == m).astype(np.uint8)
             cs, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-            if not cs:
-                return None
-            c = max(cs, key=cv2.contourArea)
-            tile = read_face(color, c + np.array([x0, y0]), px_per_mm)
+            tile = (
+                read_face(color, max(cs, key=cv2.contourArea) + np.array([x0, y0]), px_per_mm) if cs else None
+            )
             if tile is None or tile.value != color:
                 parts = None
                 break
             parts.append(tile)
-        if parts:
+        # every tile the blob holds must be among the parts: parts that leave much of it
+        # out (or too few for its area) would lose a tile without a word
+        if (
+            parts
+            and len(parts) >= round(blob_area / expected)
+            and sum(float(cv2.contourArea(t.contour)) for t in parts) >= _PARTS_COVER * blob_area
+        ):
             return parts
     return None
 
 
 def read_face(color: str, contour: np.ndarray, px_per_mm: float) -> TileBlob | None:
     """A face outline of one colour: that colour's tile, "unknown", or None if it is a speck."""
-    expected = _expected_area(color, px_per_mm)
+    expected = expected_area(color, px_per_mm)
     hull_area = float(cv2.contourArea(cv2.convexHull(contour)))
     ratio = hull_area / expected
     if ratio < 0.3:
         return None
     if ratio > _MERGED:  # tiles touching each other, or something that is no tile
-        return TileBlob(UNKNOWN, max(1, round(ratio)), 0.0, color, contour)
+        # how many: by the blob's own area (its hull also spans the gaps between tiles)
+        return TileBlob(UNKNOWN, max(1, round(cv2.contourArea(contour) / expected)), 0.0, color, contour)
     f = features(contour)
     if f is None:
         return TileBlob(UNKNOWN, 1, 0.0, color, contour)
     shape, shape_confidence, distances = classify(f, px_per_mm)
     own = SHAPE_OF[color]
-    size_confidence = float(np.clip(1.0 - abs(np.log(ratio)) / np.log(1.5), 0, 1)) ** 0.5
-    solid_confidence = float(np.clip((f.solidity - 0.75) / 0.15, 0, 1))
+    size_confidence = max(0.0, 1.0 - abs(math.log(ratio)) / math.log(1.5)) ** 0.5
+    solid_confidence = min(1.0, max(0.0, (f.solidity - 0.75) / 0.15))
     confidence = min(shape_confidence, size_confidence, solid_confidence)
     if shape == own and confidence >= MIN_CONFIDENCE:
         return TileBlob(color, 1, confidence, color, contour)

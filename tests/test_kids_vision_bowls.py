@@ -1,0 +1,147 @@
+"""The Kids storage tray: found when a hand hides its big bowl, a bowl under a hand
+reported as covered rather than empty, and tiles run together counted by their area."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.test_kids_vision_frames import _bowl_patch, _read
+from vision.kids.bowls import BIG, _fragments, bowl_centres_mm, find_tray, read_bowls
+from vision.kids.colors import label_map
+from vision.kids.geometry import Plane
+from vision.kids.shapes import face_outline
+from vision.kids.tiles import colour_masks, read_faces, tile_strength
+from vision.synth.hand import SKIN_RGB
+
+FLOOR_BGR = (234, 204, 216)
+VIOLET_BGR = (150, 40, 110)
+SKIN_BGR = (167, 194, 241)  # the palest skin the renderer draws: light, little saturated
+
+
+def _tray_to_image() -> np.ndarray:
+    """Tray mm (from the big bowl's centre) -> image px: 2 px/mm, turned a little and
+    seen slightly in perspective."""
+    a = math.radians(20)
+    h = np.array(
+        [[2 * math.cos(a), -2 * math.sin(a), 480], [2 * math.sin(a), 2 * math.cos(a), 470], [0, 0, 1.0]]
+    )
+    tilt = np.array([[1, 0, 0], [0, 1, 0], [0.0003, 0.0002, 1]])
+    return h @ tilt
+
+
+def _draw_tray(h: np.ndarray, size: tuple[int, int] = (960, 940)) -> np.ndarray:
+    img = np.full((size[1], size[0], 3), 235, np.uint8)
+    outline = np.array([[190 * math.cos(t), 190 * math.sin(t)] for t in np.linspace(0, 2 * math.pi, 90)])
+    _fill(img, h, outline, VIOLET_BGR)
+    for x, y, r in bowl_centres_mm():
+        circle = np.array(
+            [[x + r * math.cos(t), y + r * math.sin(t)] for t in np.linspace(0, 2 * math.pi, 60)]
+        )
+        _fill(img, h, circle, FLOOR_BGR)
+    return img
+
+
+def _fill(img: np.ndarray, h: np.ndarray, pts_mm: np.ndarray, bgr: tuple[int, int, int]) -> None:
+    pts = cv2.perspectiveTransform(pts_mm.reshape(-1, 1, 2).astype(np.float64), h).reshape(-1, 2)
+    cv2.fillPoly(img, [np.round(pts * 16).astype(np.int32)], bgr, cv2.LINE_AA, shift=4)
+
+
+def _violet(img: np.ndarray) -> np.ndarray:
+    return cv2.inRange(cv2.cvtColor(img, cv2.COLOR_BGR2HSV), (118, 70, 35), (160, 255, 255))
+
+
+def test_the_tray_is_found_when_a_hand_runs_its_big_bowl_into_a_small_one() -> None:
+    h = _tray_to_image()
+    img = _draw_tray(h)
+    # a hand lying inside the tray, from the big bowl over the small bowl at 0 degrees:
+    # the big bowl's hole and that small bowl's are one hole now
+    _fill(img, h, np.array([[30, -25], [175, -30], [175, 30], [30, 25]], np.float64), SKIN_BGR)
+    plane = find_tray(_violet(img), 1.0, 0.004 * img.shape[0] * img.shape[1], (img.shape[1], img.shape[0]))
+    assert plane is not None
+    truth = cv2.perspectiveTransform(
+        np.array([(x, y) for x, y, _ in bowl_centres_mm()], np.float64).reshape(-1, 1, 2), h
+    ).reshape(-1, 2)
+    found = plane.to_image(np.array([(x, y) for x, y, _ in bowl_centres_mm()], np.float64))
+    # the tray's own numbering may start anywhere round it: compare as sets
+    for point in truth:
+        assert min(math.dist(point, f) for f in found) < 4.0
+
+
+@pytest.mark.parametrize("skin_rgb", SKIN_RGB)
+def test_a_bowl_under_a_hand_is_covered_not_empty(skin_rgb: tuple[int, int, int]) -> None:
+    h = _tray_to_image()
+    img = _draw_tray(h)
+    bowls = bowl_centres_mm()
+    x, y, r = bowls[2]
+    hidden = np.array(
+        [[x + 1.3 * r * math.cos(t), y + 1.3 * r * math.sin(t)] for t in np.linspace(0, 6.3, 40)]
+    )
+    _fill(img, h, hidden, skin_rgb[::-1])
+    # a red square in the big bowl, which stays readable
+    _fill(img, h, face_outline("square") + np.array([20.0, 10.0]), (58, 52, 228))
+    readings = read_bowls(img, Plane(h, (img.shape[1], img.shape[0])))
+    under = min(
+        readings, key=lambda b: math.dist(b.center, cv2.perspectiveTransform(np.float64([[[x, y]]]), h)[0, 0])
+    )
+    assert under.occluded and not under.tiles
+    others = [b for b in readings if b is not under]
+    assert not any(b.occluded for b in others)
+    big = next(b for b in readings if b.number == BIG)
+    assert big.tiles == {"red": 1} and big.unknown == 0
+
+
+def test_tiles_run_together_are_counted_by_their_area() -> None:
+    s = 3.0
+    # three red squares edge to edge in an L: one blob, no dip to split it along, whose
+    # hull also spans the corner the L leaves open
+    img = _bowl_patch([("square", 30, 30, 0), ("square", 50, 30, 0), ("square", 30, 50, 0)], s, 0.0)
+    faces = _read(img, s)
+    assert [(f.value, f.count) for f in faces] == [("unknown", 3)]
+
+
+@pytest.mark.parametrize("shape", ["square", "circle", "hexagon"])
+def test_tiles_of_one_colour_lying_close_are_all_counted(shape: str) -> None:
+    # a row of tiles of one colour a hair apart, blurred together, in several turns:
+    # however the blob is split or not, no tile goes missing from the count
+    s = 3.0
+    rng = np.random.default_rng(7)
+    for _ in range(12):
+        n = int(rng.integers(2, 5))
+        step = {"square": 20.0, "circle": 22.0, "hexagon": 21.0}[shape] + float(rng.uniform(0.0, 1.2))
+        angle = float(rng.uniform(0, 90))
+        a = math.radians(float(rng.uniform(0, 180)))
+        start = np.array([45.0, 45.0]) - (n - 1) / 2 * step * np.array([math.cos(a), math.sin(a)])
+        tiles = [(shape, *(start + k * step * np.array([math.cos(a), math.sin(a)])), angle) for k in range(n)]
+        faces = _read(_bowl_patch(tiles, s, 0.4), s)
+        assert sum(f.count for f in faces) == n
+        assert all(f.value in (_colour(shape), "unknown") for f in faces)
+
+
+def _colour(shape: str) -> str:
+    return {"square": "red", "circle": "blue", "hexagon": "yellow", "diamond": "green"}[shape]
+
+
+def test_a_tile_washed_out_by_glare_counts_as_unknown_not_as_nothing() -> None:
+    s = 3.0
+    img = _bowl_patch([("diamond", 45, 45, 0)], s, 0.3)
+    # glare over most of the diamond: only its corners keep their green
+    centre, axes = (round(45 * s), round(45 * s)), (round(5.5 * s), round(11.5 * s))
+    cv2.ellipse(img, centre, axes, 0, 0, 360, (245, 245, 245), -1)
+    labels, hsv = label_map(img, np.ones(3, np.float32), grow_pale=True)
+    masks = colour_masks(labels, hsv, s)
+    faces = read_faces(masks, tile_strength(hsv), s, np.zeros(2))
+    assert not [f for f in faces if f.value == "green"]  # too little green left to read
+    floor = np.zeros(img.shape[:2], np.uint8)
+    cv2.circle(floor, (img.shape[1] // 2, img.shape[0] // 2), round(44 * s), 255, -1)
+    assert _fragments(masks, faces, np.zeros(2), floor, s) == 1
+    # and a bowl of whole tiles has no such pieces
+    whole = _bowl_patch([("diamond", 45, 45, 0), ("square", 20, 45, 10)], s, 0.3)
+    labels, hsv = label_map(whole, np.ones(3, np.float32), grow_pale=True)
+    masks = colour_masks(labels, hsv, s)
+    faces = read_faces(masks, tile_strength(hsv), s, np.zeros(2))
+    assert sorted(f.value for f in faces) == ["green", "red"]
+    assert _fragments(masks, faces, np.zeros(2), floor, s) == 0
