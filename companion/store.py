@@ -30,7 +30,7 @@ import json
 import logging
 import os
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -156,28 +156,6 @@ class GameStore:
         removed = self._events[-1]
         self._open(self._header, events)
         return dict(removed)
-
-    def replace_from(self, index: int, events: Sequence[Mapping[str, Any]]) -> None:
-        """Replace the events from 0-based ``index`` on by ``events`` (a revised refill and the
-        events played again after it), in one atomic rewrite: on disk is either the old record
-        or the new one, never a mix. Durable when this returns."""
-        if self._file is None:
-            raise StoreError(_("no game is open: start() or resume() one first"))
-        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index <= len(self._events):
-            raise StoreError(_("{path}: cannot replace events from {index}: the game has {count}").format(
-                path=self.current_path, index=index, count=len(self._events)))
-        new = [dict(event) for event in events]
-        for event in new:
-            _dumps(event, _("event"))  # nothing is written unless every event is JSON
-        kept = self._events[:index] + new
-        self.close()
-        try:
-            self._write_atomically(_render(self._header, kept))
-        except OSError as error:
-            self._open(self._header, self._events)  # the old record is still whole on disk
-            raise StoreError(_("{path}: cannot save the revised events: {error}").format(
-                path=self.current_path, error=error)) from error
-        self._open(self._header, kept)
 
     def record(self) -> dict[str, Any]:
         """The open game as an azul-record/1 object."""

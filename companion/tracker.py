@@ -24,9 +24,7 @@ changes nothing until the table matches a legal state again or a person confirms
 When nothing fits for long it says so ("stalled") and keeps trying each new view.
 
 Every accepted event goes at once to the record and to the sink (``append(event_json)``,
-durable when it returns); holding Undo takes the last one back (the sink's ``undo()``); a
-revised refill rewrites the events since it in one go (the sink's ``replace_from(index,
-events)`` when it has one, else ``undo()`` and ``append()`` one by one).
+durable when it returns); holding Undo takes the last one back (the sink's ``undo()``).
 An offline stream cannot answer a question about a refill (``ask_refills=False``): the
 tracker then never asks one and relies on the round's evidence alone.
 """
@@ -89,7 +87,6 @@ REFILL_TIE = 0.25  # live, a refill question is asked only when two draws are th
 STALL = 40  # frames without progress before the table is told the tracker is stuck
 REVISITS = 2  # a refill may be put back in place this often in a round, no more
 RETRO_MARGIN = 1.5  # a corrected refill must fit the table this much better to replace the accepted one
-RETRO_STRIKES = 2  # ... in this many still states
 
 
 @dataclass(frozen=True)
@@ -180,14 +177,12 @@ class Tracker:
         self._evidence_round = self._round_key()
         self._base: tuple[int, Game] | None = None  # (refill index, state it was drawn from)
         self._alternatives: dict[int, set[Counts]] = {}  # other contents a taken factory may have had
-        self._strikes: dict[tuple[int, Counts], dict[int, int]] = {}  # retro corrections: version -> frame
+        self._strikes: dict[tuple[int, Counts], set[int]] = {}  # retro corrections, by still state
         self._tried: dict[Refill, int] = {}  # refills this round has had, and how often
+        self._states = 0  # still states closed so far
         self._frames = 0  # non-occluded frames seen
         self._changed_at = 0  # ... when the last event was accepted
         self._refill_seen_at: int | None = None  # ... when this round's factories were first read
-        self._filled: set[int] = set()  # factories a view of this round's refill showed holding tiles
-        self._leaning: tuple[object, int] | None = None  # the move a view would take alone, and its frame
-        self._view_since = 0  # the frame the current view first stood in
         self._stalled = False
 
     # --- inputs ----------------------------------------------------------------------
@@ -200,7 +195,7 @@ class Tracker:
             return self._set_warnings((Warning("unreadable", _("Cannot read this frame: {reason}").format(
                 reason=error)),))
         if frame.occluded:
-            self._evidence.close()  # a hand passed: the table may have changed
+            self._close_state()  # a hand passed: the table may have changed
             return []
         boards, factories = self.layout.assign(frame)
         if self.layout.seat_places is None:
@@ -217,8 +212,6 @@ class Tracker:
         # A decision to wait is looked at again every frame: the evidence grows even when
         # the view stays the same.
         if view != self._view or (self._decision is not None and self._decision.kind == "wait"):
-            if view != self._view:
-                self._view_since = self._frames
             self._view = view
             results += self._settle()
         return results + self._advance()
@@ -289,10 +282,7 @@ class Tracker:
             if isinstance(decision, Accepted):
                 out.append(decision)
                 continue
-            # A refill is judged against a table no move explains better than the engine's own
-            # (with a move pending, both are wrong by that move); when stuck, against any.
-            stuck = self._frames - self._changed_at >= STALL and decision.kind != "wait"
-            if (decision.kind == "none" or stuck) and self.game.phase == DRAFTING:
+            if decision.kind != "wait" and self.game.phase == DRAFTING:
                 revision = self._retro_correction(self._view)
                 if revision is not None:
                     out.append(revision)
@@ -375,26 +365,12 @@ class Tracker:
         second = options[1].cost if len(options) > 1 else math.inf
         # A table that one legal move does not explain: a mistake, or turns missed?
         if local > 0 or rest > 0:
-            plain = [o for o in options if o.correction is None]
-            firsts = [o.move for o in plain[:4]]
-            following = (game.turn + 1) % game.players
-            unexplained = rest
-            if scorer.board(following, null.boards[following]) > 0:
-                # The next player's board changed too: two turns may have passed unseen. The
-                # first mover's board shows the first turn whatever the second did to the
-                # factories and the centre, so the moves that fit that board come first too.
-                mover = game.turn
-                fits = sorted(plain, key=lambda o: (scorer.board(mover, o.table.boards[mover]), o.cost))
-                firsts += [o.move for o in fits[:2] if o.move not in firsts]
-                unexplained = max(rest, GAIN)
-            found = self._explanations(scorer, unexplained, firsts)
+            found = self._explanations(scorer, rest, [o.move for o in options[:4] if o.correction is None])
             if found and found[0][0] + MARGIN <= best.cost:
                 return self._explained(found, options)
         if (local <= LOCAL and rest <= REST and gain >= GAIN and second - best.cost >= MARGIN
                 and best.move != self._suspect):
-            if self._steady(("take", best.move, best.correction)):
-                return self._take_with(best, auto=True)
-            return _Decision("wait")
+            return self._take_with(best, auto=True)
         if local <= LOCAL * 1.5:
             near = [o.move for o in options if o.cost <= best.cost + MARGIN + 1][:CHOICES]
             return self._ask(near, game.turn)
@@ -438,9 +414,7 @@ class Tracker:
                     implied = rev.implied_contents(view, game, gain, color, line, accepted=accepted)
                     if implied is not None and sum(implied) == sum(accepted):
                         candidates.add(implied)
-            # A misread recolours a tile or two; tiles no reading showed were guessed, not read.
-            most = 2 + self._evidence.guessed(number, sum(accepted))
-            candidates = {c for c in candidates if rev.recolourings(accepted, c) <= most}
+            candidates = {c for c in candidates if rev.recolourings(accepted, c) <= 2}
             self._cache[f"candidates {number}"] = candidates
             for counts in candidates:
                 corrected = self._corrected(number, counts)
@@ -573,9 +547,7 @@ class Tracker:
             return _Decision("none", ("none", self._version))
         second = ranked[1][0] / weight if len(ranked) > 1 else math.inf
         if gain >= GAIN and cost <= LOCAL and second - cost >= MARGIN and place != self._suspect:
-            if self._steady(("place", place)):
-                return place, seat
-            return _Decision("wait")
+            return place, seat
         near = [p for c, _p, same in ranked if c / weight <= cost + MARGIN + 1 for p in same]
         return self._ask(near[:CHOICES], seat)
 
@@ -589,12 +561,10 @@ class Tracker:
             self._refill_seen_at = self._frames
         ready = all(frames[n] >= self._consensus.need for n, size in enumerate(sizes) if size)
         waited = 0 if self._refill_seen_at is None else self._frames - self._refill_seen_at
-        # Play has begun when a factory a view showed filled is empty again (read in full or
-        # not: a factory taken from before it was read in full must not hold the round up).
-        empty = {n for n, size in enumerate(sizes) if size and not sum(view.factories[n].counts)  # type: ignore[union-attr]
-                 and not view.factories[n].unknown}  # type: ignore[union-attr]
-        began = bool(empty & self._filled)
-        self._filled |= {n for n, size in enumerate(sizes) if size and n not in empty}
+        # Play has begun when a factory seen filled is empty again.
+        began = any(size and frames[n] >= self._consensus.need
+                    and not sum(view.factories[n].counts)  # type: ignore[union-attr]
+                    and not view.factories[n].unknown for n, size in enumerate(sizes))  # type: ignore[union-attr]
         if not ready:
             # A factory not yet read in full: wait for it, but not once play has begun nor for ever.
             seen = sum(1 for n, size in enumerate(sizes) if size and frames[n])
@@ -652,26 +622,21 @@ class Tracker:
         """Correct the refill at a factory already taken from, when the table keeps saying so.
 
         The tiles a take moved stay on view (on a pattern line, the floor, in the centre);
-        when a corrected refill fits the table clearly better than the accepted one in
-        views that no move explains, in two still states (two engine states: a misread may
-        last while the table stays still), it replaces it.
+        when a corrected refill fits the table clearly better than the accepted one in two
+        still states, it replaces it.
         """
         base = self._round_base()
-        if base is None or not self._may_revise():
+        if base is None or not self._may_revise() or not self._alternatives:
             return None
         scorer = Scorer(view)
         null = self._cached("null", lambda: table_of(self.game))
         null_cost = scorer.cost(null)
         if null_cost < RETRO_MARGIN:
             return None
-        refill: Refill = self.record.events[base[0]]  # type: ignore[assignment]
-        ready: list[tuple[float, rev.Changes]] = []
-        for number, accepted in enumerate(counts_of_refill(refill)):
-            if not sum(accepted) or self.game.factories[number]:
-                continue  # never filled, or still on view: its own readings tell (_voted_correction)
-            # What the round's readings and the take suggested, and any one tile misread.
-            alternatives = self._alternatives.get(number, set()) | rev.recoloured(accepted)
-            for counts in sorted(alternatives):
+        for number, alternatives in list(self._alternatives.items()):
+            refill: Refill = self.record.events[base[0]]  # type: ignore[assignment]
+            accepted = counts_of_refill(refill)[number]
+            for counts in list(alternatives):
                 if counts == accepted:
                     continue
                 corrected = self._corrected(number, counts)
@@ -682,20 +647,10 @@ class Tracker:
                 cost = scorer.cost(table) + extra
                 if cost + RETRO_MARGIN > null_cost:
                     continue
-                # One strike per engine state, from views that share no frame: a new still
-                # state of the table read afresh (misreads may last while the table stays still).
-                strikes = self._strikes.setdefault((number, counts), {})
-                if self._version not in strikes and all(
-                        self._frames - frame >= self._consensus.frames for frame in strikes.values()):
-                    strikes[self._version] = self._frames
-                # A correction nothing but this check suggested needs one still state more.
-                need = RETRO_STRIKES + (counts not in self._alternatives.get(number, ()))
-                if len(strikes) >= need or self._frames - self._changed_at >= STALL:
-                    ready.append((cost, changes))
-        for _cost, changes in sorted(ready):
-            revised = self._correct(changes)
-            if revised is not None:
-                return revised
+                strikes = self._strikes.setdefault((number, counts), set())
+                strikes.add(self._states)
+                if len(strikes) >= 2 or self._frames - self._changed_at >= STALL:
+                    return self._correct(changes)
         return None
 
     def _correct(self, changes: rev.Changes) -> Accepted | None:
@@ -717,16 +672,11 @@ class Tracker:
         for number, _counts in changes:
             self._alternatives.setdefault(number, set()).add(old[number])
         if self.sink is not None:
-            again = [event_to_json(event, player) for event, player in
-                     zip([revised, *self.record.events[index + 1:]], self.record.movers[index:], strict=True)]
-            replace = getattr(self.sink, "replace_from", None)
-            if replace is not None:
-                replace(index, again)  # one atomic rewrite
-            else:
-                for _event in self.record.events[index:]:
-                    self.sink.undo()  # type: ignore[attr-defined]
-                for event_json in again:
-                    self.sink.append(event_json)  # type: ignore[attr-defined]
+            for _event in self.record.events[index:]:
+                self.sink.undo()  # type: ignore[attr-defined]
+            again = [revised, *self.record.events[index + 1:]]
+            for event, player in zip(again, self.record.movers[index:], strict=True):
+                self.sink.append(event_to_json(event, player))  # type: ignore[attr-defined]
         self.record.events[index] = revised
         self.game = game
         self._strikes.clear()
@@ -737,7 +687,7 @@ class Tracker:
 
     def _may_revise(self) -> bool:
         # Revising rewrites the events since the refill: only with a sink that can take them back.
-        return self.sink is None or hasattr(self.sink, "replace_from") or hasattr(self.sink, "undo")
+        return self.sink is None or hasattr(self.sink, "undo")
 
     def _round_base(self) -> tuple[int, Game] | None:
         """This round's refill index and the state it was drawn from (None before the first)."""
@@ -753,22 +703,6 @@ class Tracker:
             if isinstance(self.record.events[index], Refill):
                 return index
         return None
-
-    def _steady(self, key: object) -> bool:
-        """Whether the view stood in an earlier frame too, or an earlier frame's view led to the
-        same move: only then is a move taken without asking.
-
-        A view is a majority of the last frames; just after the table changed they may come
-        from two still states (a lagging or misread object tips it), and that view is gone
-        the next frame. A move the next view shows too stood in a stable view.
-        """
-        if self._view_since < self._frames:
-            return True  # this very view stood in an earlier frame already
-        if self._leaning is not None and self._leaning[0] == key and self._frames > self._leaning[1]:
-            return True
-        if self._leaning is None or self._leaning[0] != key:
-            self._leaning = (key, self._frames)
-        return False
 
     def _ask(self, candidates: list, player: int | None) -> _Decision:
         if self._suspect in candidates and len(candidates) > 1:
@@ -830,11 +764,8 @@ class Tracker:
         if isinstance(event, Take) and event.source:
             # What else the factory may have held: checked again against later views.
             number = event.source - 1
-            tally = self._evidence.tally(number)
-            size = sum(self.game.factories[number].values())
             self._alternatives.setdefault(number, set()).update(
-                tally, self._cache.get(f"candidates {number}", ()),
-                () if tally else self._evidence.completions(number, size))
+                self._evidence.tally(number), self._cache.get(f"candidates {number}", ()))
         if self.sink is not None:
             self.sink.append(event_to_json(event, player))  # type: ignore[attr-defined]
         self.record.append(event, player)
@@ -881,16 +812,19 @@ class Tracker:
         # The table still shows the move: decide again at once, asking this time.
         return [*self._settle(), *self._advance()]
 
+    def _close_state(self, carry: int = 0) -> None:
+        self._evidence.close(carry)
+        self._states += 1
+
     def _changed(self, carry: int | None = None) -> None:
         """The engine state changed; ``carry`` is given when the table did too (a new still state)."""
         if carry is not None:
-            self._evidence.close(carry)
+            self._close_state(carry)
         key = self._round_key()
         if key != self._evidence_round:
             if key > self._evidence_round:
                 self._evidence.reset()  # a new round: the factories show new tiles
                 self._refill_seen_at = None
-                self._filled.clear()
             self._alternatives.clear()
             self._strikes.clear()
             self._tried.clear()
@@ -904,7 +838,6 @@ class Tracker:
         self._streak = 0
         self._committed = False
         self._suspect = None
-        self._leaning = None
 
     def _set_warnings(self, warnings: tuple[Warning, ...]) -> list[Result]:
         new = [w for w in warnings if w not in self.warnings]

@@ -9,7 +9,7 @@ the table stays still), so each still state casts one vote per factory, split am
 readings its frames showed; a new still state starts with every accepted event and
 whenever a hand passes over the table.
 
-Readings that miss tiles (fewer read than the factory holds, some maybe unknown) are kept
+Readings that miss tiles (fewer read than the factory holds, none unknown) are kept
 apart: when no full reading of a factory ever came, they still say which tiles are
 surely there.
 """
@@ -48,13 +48,12 @@ class FactoryEvidence:
         for number, reading in enumerate(readings):
             size = sizes[number]
             full = None
-            if reading is not None and size:
+            if reading is not None and size and reading.unknown == 0:
                 read = sum(reading.counts)
-                if read == size and reading.unknown == 0:
+                if read == size:
                     full = reading.counts
                     self.frames[number] += 1
                 elif 0 < read < size:
-                    # The tiles it did read are surely there; unread or missed ones may be any.
                     self._partial[number][reading.counts] += 1
             row.append(full)
         self._state.append(row)
@@ -82,25 +81,6 @@ class FactoryEvidence:
                 if row[number] is not None:
                     votes[row[number]] += weight
         return dict(votes)
-
-    def completions(self, number: int, size: int) -> set[Counts]:
-        """Every full reading of ``size`` tiles the partial readings of factory ``number`` allow
-        (the tiles they missed in any colour); empty when there are none."""
-        surely = self.surely(number)
-        if surely is None or sum(surely) >= size:
-            return set()
-        found = {surely}
-        for _tile in range(size - sum(surely)):
-            found = {tuple(n + (c == color) for c, n in enumerate(counts)) for counts in found
-                     for color in range(5)}
-        return found
-
-    def guessed(self, number: int, size: int) -> int:
-        """How many of factory ``number``'s ``size`` tiles no reading showed (no full reading came)."""
-        if self.frames[number]:
-            return 0
-        surely = self.surely(number)
-        return size - (0 if surely is None else min(size, sum(surely)))
 
     def surely(self, number: int) -> Counts | None:
         """The reading most partial readings showed (for a factory never read in full)."""

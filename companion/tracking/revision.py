@@ -40,12 +40,6 @@ def counts_of(pile: dict[int, int]) -> Counts:
     return tuple(pile.get(c, 0) for c in range(5))
 
 
-def recoloured(counts: Counts) -> set[Counts]:
-    """``counts`` with one tile in another colour, every way."""
-    return {tuple(n - (c == old) + (c == new) for c, n in enumerate(counts))
-            for old in range(5) if counts[old] for new in range(5) if new != old}
-
-
 def recolourings(a: Counts, b: Counts) -> int:
     """How many tiles of ``a`` must change colour to give ``b`` (same number of tiles)."""
     return sum(max(0, x - y) for x, y in zip(a, b, strict=True))
