@@ -5,8 +5,9 @@ table into noisy frames, fed through the same Tracker API the app uses. Two stru
 different models (see companion.sim.noise): "cells" (per-cell misreads, mostly passing)
 and "objects" (per-object misreads lasting a still state, lagging and bleeding
 readings), so that a tracker tuned on one is checked on the other. A truthful scripted
-player answers the prompts (Next until the true event is highlighted, then Confirm) and
-holds Undo when a move was accepted wrongly.
+player answers the prompts (Next until the true event is highlighted, then Confirm; "none of
+these" and the true event from the list when it is not offered, or when the tracker says it
+is stuck) and holds Undo when a move was accepted wrongly.
 
     ./dev run python benchmarks/bench_tracker.py --games 500 --level 2% --model cells --jobs 2
     ./dev run python benchmarks/bench_tracker.py --games 100 --level 2% --offline   # through `track`
@@ -43,7 +44,7 @@ from companion.rules.azul_record import Record, replay
 from companion.rules.errors import RulesError
 from companion.sim import noise, object_noise
 from companion.sim.noise import Camera, game_stream
-from companion.tracker import Accepted, Prompt, Tracker
+from companion.tracker import Accepted, Prompt, Tracker, Warning
 
 MODELS = {"cells": noise.LEVELS, "objects": object_noise.LEVELS}
 
@@ -139,7 +140,18 @@ def play_one(players: int, variant: str, seed: int, model: Camera | None, tally:
                     handle(tracker.act("confirm"))
                     return
                 if index < shown[0]:
+                    # None of these: the person picks the true event from the list of legal ones.
                     tally.unanswered += 1
+                    position[0] = index
+                    handle(tracker.enter(truth[index]))
+                    return
+            elif isinstance(result, Warning) and result.code == "stalled":
+                index = len(tracker.record.events)
+                if index < shown[0]:
+                    tally.unanswered += 1  # "Enter the move" on the warning
+                    position[0] = index
+                    handle(tracker.enter(truth[index]))
+                    return
 
     start = time.perf_counter()
     for line, on_table in zip(played.lines[1:], played.shown[1:], strict=True):
@@ -279,7 +291,7 @@ def report(name: str, tally: Tally) -> str:
             f" asked {tally.asked / tally.games:.2f}/game,"
             f" wrong autos {1000 * tally.wrong_auto / max(1, tally.moves):.2f}/1000 moves"
             f" ({tally.wrong_auto} of {tally.moves}), wrong refills at first {tally.wrong_refills},"
-            f" unanswerable prompts {tally.unanswered},"
+            f" entered by hand {tally.unanswered},"
             f" {1000 * tally.seconds / max(1, tally.observations):.2f} ms/observation;"
             f" inexact seeds {sorted(tally.failed)[:12]}")
 
