@@ -312,6 +312,24 @@ def test_a_screen_is_a_display_driver_sdl_found_itself(monkeypatch, driver, scre
     assert has_screen() is True, "a driver the user chose is taken at its word"
 
 
+def test_sdls_probe_is_kept_off_stderr_and_stderr_comes_back(monkeypatch, capfd):
+    import sys
+
+    from companion.commands.demo import has_screen
+
+    def init():
+        os.write(2, b"error: XDG_RUNTIME_DIR is invalid or not set in the environment.\n")
+        raise pygame.error("no available video device")
+
+    monkeypatch.delenv("SDL_VIDEODRIVER", raising=False)
+    monkeypatch.setattr(pygame.display, "init", init)
+    monkeypatch.setattr(pygame.display, "quit", lambda: None)
+    assert has_screen() is False
+    print("after", file=sys.stderr, flush=True)
+    err = capfd.readouterr().err
+    assert "XDG_RUNTIME_DIR" not in err and "after" in err
+
+
 @pytest.mark.parametrize("argv", [["demo", "--headless"],
                                   ["demo", "--headless", "--frames", "x", "--turns", "-1"]])
 def test_demo_command_refuses_bad_arguments(argv, capsys):

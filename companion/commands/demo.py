@@ -137,10 +137,19 @@ def has_screen() -> bool:
         return True
     import pygame
 
+    # SDL says on stderr why each driver it tries is not there ("XDG_RUNTIME_DIR is invalid"):
+    # alarming noise on a server, and the answer is given in words below anyway.
+    saved = os.dup(2)
     try:
-        pygame.display.init()
-        return pygame.display.get_driver() not in ("offscreen", "dummy")
-    except pygame.error:
-        return False
+        with open(os.devnull, "wb") as quiet:
+            os.dup2(quiet.fileno(), 2)
+            try:
+                pygame.display.init()
+                return pygame.display.get_driver() not in ("offscreen", "dummy")
+            except pygame.error:
+                return False
+            finally:
+                pygame.display.quit()
     finally:
-        pygame.display.quit()
+        os.dup2(saved, 2)
+        os.close(saved)
