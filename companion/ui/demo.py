@@ -195,7 +195,78 @@ def thumbnail(frame: np.ndarray | None, width: int = THUMBNAIL_WIDTH) -> np.ndar
     return np.ascontiguousarray(frame[::step, ::step, ::-1])
 
 
-class DemoPipeline:
+class SimulatedPlayers:
+    """What the demo's simulated players do at any companion's table, whatever the game.
+
+    A subclass keeps ``reader``, ``stage``, ``history``, ``truth``, ``undone``, ``told`` and
+    ``frame``, and says how an event is compared (:meth:`_same`), which true event the
+    tracker lacks (:meth:`_missing`) and how that event is entered by hand (:meth:`_entry`).
+    """
+
+    reader: Any
+    stage: Any
+    history: list
+    truth: Any
+    undone: set[int]
+    told: int
+    frame: np.ndarray | None
+
+    def act(self, action: str) -> Any:
+        self.reader.act(action)
+        return self._view()
+
+    def close(self) -> None:
+        """Nothing to let go of: the simulated table holds no device."""
+
+    def _show(self, tables: list) -> None:
+        sights = self.stage.look(tables)
+        if sights and sights[-1].frame is not None:
+            self.frame = thumbnail(sights[-1].frame)
+        self.reader.read(sights)
+
+    def _put_right(self, length: int) -> None:
+        """Undo the wrong event; if the tracker took it again, undo and say what really happened."""
+        again = length in self.undone
+        self.undone.add(length)
+        self.reader.act("undo")
+        if again:
+            self._tell()
+
+    def _tell(self) -> bool:
+        """Enter the first true event the tracker missed, as people do from the "none of these" list."""
+        index = self._missing()
+        if index is None:
+            return False
+        self.told += 1
+        self.reader.act(self._entry(index))
+        return True
+
+    def _answer(self) -> bool:
+        """Answer the tracker's question as the players would; False if they cannot tell yet."""
+        prompt = self.reader.prompt
+        index = self._missing()
+        target = self.truth if index is None else self.history[index]
+        candidates = [self._same(c) for c in prompt.candidates]
+        if target is not None and self._same(target) in candidates:
+            self.reader.act("next" if candidates.index(self._same(target)) != prompt.selected else "confirm")
+            return True
+        log.info("the tracker asks without the true event %s among %s", target, candidates)
+        return self._tell()
+
+    def _same(self, event: Any) -> Any:
+        raise NotImplementedError
+
+    def _missing(self) -> int | None:
+        raise NotImplementedError
+
+    def _entry(self, index: int) -> str:
+        raise NotImplementedError
+
+    def _view(self) -> Any:
+        raise NotImplementedError
+
+
+class DemoPipeline(SimulatedPlayers):
     """Bots play ``settings`` on a true Game; the stage and the reader show what the companion sees.
 
     The simulated players behave as people at a companion's table do: while it asks, each
@@ -286,23 +357,17 @@ class DemoPipeline:
                 return len(record.events)
         return None
 
-    def _put_right(self, length: int) -> None:
-        """Undo the wrong move; if the tracker took it again, undo and say what really happened."""
-        again = length in self.undone
-        self.undone.add(length)
-        self.reader.act("undo")
-        if again:
-            self._tell()
-
     def _tell(self) -> bool:
-        """Enter the first true event the tracker missed, as people do from the "none of these" list."""
-        index = self._missing()
-        if index is None:
-            return False
-        self.fixing = False
-        self.told += 1
-        self.reader.act(enter_command(self.history[index], self.movers[index]))
-        return True
+        told = super()._tell()
+        if told:
+            self.fixing = False
+        return told
+
+    def _entry(self, index: int) -> str:
+        return enter_command(self.history[index], self.movers[index])
+
+    def _same(self, event: Event) -> Event:
+        return _canonical(event)
 
     def _play(self) -> Event:
         """The next true event: a refill drawn from the bag, or the bot's move."""
@@ -318,33 +383,6 @@ class DemoPipeline:
         self.history.append(event)
         self.movers.append(mover)
         return event
-
-    def act(self, action: str) -> TableView | None:
-        self.reader.act(action)
-        return self._view()
-
-    def close(self) -> None:
-        """Nothing to let go of: the simulated table holds no device."""
-
-    def _show(self, states: list[Game]) -> None:
-        sights = self.stage.look(states)
-        if sights and sights[-1].frame is not None:
-            self.frame = thumbnail(sights[-1].frame)
-        self.reader.read(sights)
-
-    def _answer(self) -> bool:
-        """Answer the tracker's question as the players would; False if they cannot tell yet."""
-        index = self._missing()
-        target = self.truth if index is None else self.history[index]
-        candidates = [_canonical(c) for c in self.reader.prompt.candidates]
-        if target is not None and _canonical(target) in candidates:
-            if candidates.index(_canonical(target)) != self.reader.prompt.selected:
-                self.reader.act("next")
-            else:
-                self.reader.act("confirm")
-            return True
-        log.info("the tracker asks without the true move %s among %s", target, candidates)
-        return self._tell()
 
     def _view(self) -> TableView:
         reader = self.reader

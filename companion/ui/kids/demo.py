@@ -34,7 +34,7 @@ from companion.rules.kids_record import KidsRecord, PlayerTake
 from companion.session import KIDS, EchoSink, resume_game, start_kids_game
 from companion.sim.kids import KidsTable, kids_observation, still_tables, table_of
 from companion.store import GameStore
-from companion.ui.demo import Keeping, Sight, thumbnail
+from companion.ui.demo import Keeping, Sight, SimulatedPlayers
 from companion.ui.kids.settings import (
     KidsSettings,
     kids_boards,  # noqa: F401  (the tests import it from here)
@@ -263,7 +263,7 @@ class KidsTrackerReader:
             kids_record.to_json(self.tracker.record), kids_record.summary(self.tracker.game))
 
 
-class KidsDemoPipeline:
+class KidsDemoPipeline(SimulatedPlayers):
     """Bots play ``settings`` (variant = the side) on a true KidsState; the stage and the
     reader show what the companion sees.
 
@@ -382,50 +382,11 @@ class KidsDemoPipeline:
             return len(accepted)
         return None
 
-    def _put_right(self, length: int) -> None:
-        """Undo the wrong event; if the tracker took it again, undo and say what really happened."""
-        again = length in self.undone
-        self.undone.add(length)
-        self.reader.act("undo")
-        if again:
-            self._tell()
+    def _entry(self, index: int) -> str:
+        return enter_command(self.history[index])
 
-    def _tell(self) -> bool:
-        """Enter the first true event the tracker missed, as people do from the "none of these" list."""
-        index = self._missing()
-        if index is None:
-            return False
-        self.told += 1
-        self.reader.act(enter_command(self.history[index]))
-        return True
-
-    def act(self, action: str) -> KidsTableView | None:
-        self.reader.act(action)
-        return self._view()
-
-    def close(self) -> None:
-        """Nothing to let go of: the simulated table holds no device."""
-
-    def _show(self, tables: list[KidsTable]) -> None:
-        sights = self.stage.look(tables)
-        if sights and sights[-1].frame is not None:
-            self.frame = thumbnail(sights[-1].frame)
-        self.reader.read(sights)
-
-    def _answer(self) -> bool:
-        """Answer the tracker's question as the players would; False if they cannot tell yet."""
-        prompt = self.reader.prompt
-        index = self._missing()
-        target = self.truth if index is None else self.history[index]
-        candidates = [canonical(c) for c in prompt.candidates]
-        if target is not None and canonical(target) in candidates:
-            if candidates.index(canonical(target)) != prompt.selected:
-                self.reader.act("next")
-            else:
-                self.reader.act("confirm")
-            return True
-        log.info("the tracker asks without the true event %s among %s", target, candidates)
-        return self._tell()
+    def _same(self, event: KidsTake | Fill) -> KidsTake | Fill:
+        return canonical(event)
 
     def _view(self) -> KidsTableView:
         return self.views(self.reader, self.frame)
