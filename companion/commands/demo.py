@@ -73,14 +73,22 @@ def run(args: argparse.Namespace) -> int:
     if args.events and args.state_dir is None:
         print(_("demo: --events needs --state-dir DIR"), file=sys.stderr)
         return 2
-    if args.game == "kids":
-        return run_kids(args)
     # pygame loads only now, after the driver is chosen.
     from companion.store import StoreError
-    from companion.ui.demo import Keeping, headless_demo, window_demo
 
+    if args.game == "kids":
+        from companion.ui.kids.demo import kids_headless_demo as headless_demo
+        from companion.ui.kids.demo import kids_window_demo as window_demo
+        from companion.ui.kids.demo import open_kids_keeping as open_keeping
+
+        game: dict = {"side": args.side}
+    else:
+        from companion.ui.demo import Keeping, headless_demo, window_demo
+
+        open_keeping = Keeping.open
+        game = {"variant": args.variant}
     try:
-        keeping = Keeping.open(args.state_dir, echo=args.events) if args.state_dir else None
+        keeping = open_keeping(args.state_dir, echo=args.events) if args.state_dir else None
     except (StoreError, OSError) as error:
         print(_("demo: {path}: {error}").format(path=args.state_dir, error=error), file=sys.stderr)
         return 2
@@ -92,40 +100,13 @@ def run(args: argparse.Namespace) -> int:
         print(_("No screen here: the demo writes what it would show as PNG screenshots to {path}/").format(
             path=args.frames), file=sys.stderr)
     if args.headless:
-        frames = headless_demo(args.frames, players=args.players, variant=args.variant, seed=args.seed,
-                               size=args.size, turns=args.turns, table=args.table, keeping=keeping)
+        frames = headless_demo(args.frames, players=args.players, seed=args.seed, size=args.size,
+                               turns=args.turns, table=args.table, keeping=keeping, **game)
         print(_("{n} screenshots in {path}").format(n=len(frames), path=args.frames),
               file=sys.stderr if args.events else sys.stdout)
         return 0
-    return window_demo(players=args.players, variant=args.variant, seed=args.seed, size=args.size,
-                       pace=args.pace, fullscreen=args.fullscreen, table=args.table, keeping=keeping)
-
-
-def run_kids(args: argparse.Namespace) -> int:
-    """The Azul Kids demo: bots on a simulated Kids table, read back by the Kids tracker."""
-    from companion.store import StoreError
-    from companion.ui.kids.demo import kids_headless_demo, kids_window_demo, open_kids_keeping
-
-    try:
-        keeping = open_kids_keeping(args.state_dir, echo=args.events) if args.state_dir else None
-    except (StoreError, OSError) as error:
-        print(_("demo: {path}: {error}").format(path=args.state_dir, error=error), file=sys.stderr)
-        return 2
-
-    if not args.headless and not has_screen():
-        args.headless = True
-        args.frames = args.frames or Path("demo-frames")
-        args.frames.mkdir(parents=True, exist_ok=True)
-        print(_("No screen here: the demo writes what it would show as PNG screenshots to {path}/").format(
-            path=args.frames), file=sys.stderr)
-    if args.headless:
-        frames = kids_headless_demo(args.frames, players=args.players, side=args.side, seed=args.seed,
-                                    size=args.size, turns=args.turns, table=args.table, keeping=keeping)
-        print(_("{n} screenshots in {path}").format(n=len(frames), path=args.frames),
-              file=sys.stderr if args.events else sys.stdout)
-        return 0
-    return kids_window_demo(players=args.players, side=args.side, seed=args.seed, size=args.size,
-                            pace=args.pace, fullscreen=args.fullscreen, table=args.table, keeping=keeping)
+    return window_demo(players=args.players, seed=args.seed, size=args.size, pace=args.pace,
+                       fullscreen=args.fullscreen, table=args.table, keeping=keeping, **game)
 
 
 def has_screen() -> bool:
