@@ -28,11 +28,12 @@ from companion.ui.kids.demo import (
     kids_demo_app,
     kids_settings,
 )
-from companion.ui.kids.entry import OTHER, KidsEntryScreen
+from companion.ui.kids.entry import KidsEntryScreen
 from companion.ui.kids.screens import KidsPromptScreen, KidsWarningScreen
 from companion.ui.kids.view import enter_command, entered
 from companion.ui.layout import Metrics
 from companion.ui.screens.base import Action
+from companion.ui.screens.confirm import OTHER
 
 
 @pytest.fixture(autouse=True, scope="module")

@@ -27,7 +27,6 @@ from companion.ui.layout import columns, rows
 from companion.ui.screens.base import Action, Host, Screen
 from companion.ui.widgets import Canvas
 
-OTHER = "other"  # the action that opens this screen (the prompt's and warning's last card)
 BACK = "back"
 SAVE = "save"
 

@@ -14,7 +14,7 @@ from companion.kids_tracker import Prompt, Warning
 from companion.rules.kids import KidsState, KidsTake
 from companion.ui.app import App
 from companion.ui.kids.demo import GreedyKidsBot
-from companion.ui.kids.entry import OTHER, KidsEntryScreen
+from companion.ui.kids.entry import KidsEntryScreen
 from companion.ui.kids.screens import (
     CelebrationScreen,
     KidsEndScreen,
@@ -25,6 +25,7 @@ from companion.ui.kids.screens import (
 from companion.ui.kids.settings import kids_boards, kids_settings
 from companion.ui.kids.view import Celebration, KidsTableView, build_kids_view
 from companion.ui.screens.base import Action
+from companion.ui.screens.confirm import OTHER
 from companion.ui.widgets import Canvas
 
 SCREENS = ("table", "prompt", "none", "warning", "celebration", "end", "entry", "entry-options", "entry-fill")

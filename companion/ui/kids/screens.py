@@ -24,10 +24,11 @@ import pygame
 from companion.rules.kids import BIG
 from companion.ui import theme
 from companion.ui.kids import cards, draw
-from companion.ui.kids.entry import OTHER, KidsEntryScreen
+from companion.ui.kids.entry import KidsEntryScreen
 from companion.ui.kids.view import Celebration, KidsTableView
 from companion.ui.layout import columns, grid, rows
 from companion.ui.screens.base import Action, Screen
+from companion.ui.screens.confirm import OTHER, Question
 from companion.ui.widgets import Canvas, Drawn
 
 CELEBRATION_SECONDS = 3.0
@@ -180,7 +181,7 @@ class _Overlay(Screen):
         return self.host.view  # type: ignore[return-value]
 
 
-class KidsPromptScreen(_Overlay):
+class KidsPromptScreen(Question, _Overlay):
     """The tracker asks: which of these happened? Cards, arrows and a tick; no words.
 
     The last card, "none of these" (a card crossed out, and every tile shape), opens the list
@@ -189,46 +190,7 @@ class KidsPromptScreen(_Overlay):
     the last candidate lands on it, Next again wraps to the first.
     """
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.other = False  # "none of these" is highlighted
-
-    def on_view(self, view: KidsTableView) -> None:  # type: ignore[override]
-        if view.prompt is None:
-            self.other = False
-
-    def handle(self, action: Action) -> bool:
-        assert self.host is not None
-        view = self.view()
-        prompt = view.prompt if view is not None else None
-        if action.name == OTHER or (action.name == "confirm" and self.other):
-            self.other = False
-            self.host.push(KidsEntryScreen())
-            return True
-        if action.name.startswith("pick:") and prompt is not None:
-            self.other = False
-            delta = int(action.name.removeprefix("pick:")) - prompt.selected
-            for _step in range(abs(delta)):
-                self.host.send("next" if delta > 0 else "previous")
-            return True
-        if action.name in ("next", "previous") and prompt is not None:
-            last = len(prompt.candidates) - 1
-            forward = action.name == "next"
-            if self.other:
-                self.other = False
-                if forward:
-                    self.host.send("next")  # the tracker wraps from the last candidate to the first
-            elif prompt.selected == (last if forward else 0):
-                self.other = True
-                if not forward:
-                    self.host.send("previous")  # ... and from the first to the last, above this card
-            else:
-                self.host.send(action.name)
-            return True
-        if action.name in ("confirm", "undo"):
-            self.host.send(action.name)
-            return True
-        return action.name != "menu"
+    entry = KidsEntryScreen
 
     def draw(self, canvas: Canvas) -> None:
         view = self.view()

@@ -9,26 +9,27 @@ from companion.ui import theme
 from companion.ui.layout import columns, rows
 from companion.ui.screens.base import Action, Screen
 from companion.ui.screens.entry import EntryScreen
-from companion.ui.view import TableView
 from companion.ui.widgets import Canvas, wrap_words
 
 OTHER = "other"  # the "none of these" row
 
 
-class ConfirmScreen(Screen):
-    """The last row, "none of these", opens the list of every legal event (:class:`EntryScreen`).
+class Question(Screen):
+    """A question of the tracker's whose last choice, "none of these", opens ``entry``: the
+    list of every legal event.
 
-    The tracker knows only its candidates, so the screen keeps that row's highlight itself:
+    The tracker knows only its candidates, so the screen keeps that choice's highlight itself:
     Next from the last candidate lands on it, Next again wraps to the first.
     """
 
     overlay = True
+    entry: type[Screen]
 
     def __init__(self) -> None:
         super().__init__()
         self.other = False  # "none of these" is highlighted
 
-    def on_view(self, view: TableView) -> None:
+    def on_view(self, view) -> None:  # type: ignore[no-untyped-def]
         if view.prompt is None:
             self.other = False
 
@@ -38,7 +39,7 @@ class ConfirmScreen(Screen):
         prompt = view.prompt if view is not None else None
         if action.name == OTHER or (action.name == "confirm" and self.other):
             self.other = False
-            self.host.push(EntryScreen())
+            self.host.push(self.entry())
             return True
         if action.name.startswith("pick:") and prompt is not None:
             # A tapped candidate: the tracker only knows Next and Previous, so walk there.
@@ -57,7 +58,7 @@ class ConfirmScreen(Screen):
             elif prompt.selected == (last if forward else 0):
                 self.other = True
                 if not forward:
-                    self.host.send("previous")  # ... and from the first to the last, below this row
+                    self.host.send("previous")  # ... and from the first to the last, beside "none of these"
             else:
                 self.host.send(action.name)
             return True
@@ -65,6 +66,12 @@ class ConfirmScreen(Screen):
             self.host.send(action.name)
             return True
         return action.name != "menu"
+
+
+class ConfirmScreen(Question):
+    """The tracker's candidates in words, best first, and "none of these" as the last row."""
+
+    entry = EntryScreen
 
     def draw(self, canvas: Canvas) -> None:
         assert self.host is not None
