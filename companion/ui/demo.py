@@ -443,18 +443,15 @@ def demo_app(settings: Settings, size: tuple[int, int], *, seed: int | None, thr
     return app, made
 
 
-def headless_demo(folder: Path, *, players: int = 2, variant: str = "colored", seed: int | None = None,
-                  size: tuple[int, int] = (800, 480), turns: int | None = None,
-                  pace: float = 1.0, table: str = "camera", keeping: Keeping | None = None) -> list[Path]:
-    """Play and write a screenshot whenever the screen changes, until ``turns`` moves or the end."""
+def record_screens(app: Any, made: list, settings: Settings, folder: Path, *, size: tuple[int, int],
+                   turns: int | None, pace: float, end: type) -> list[Path]:
+    """Run ``app`` without a window, writing a screenshot whenever the screen changes, until
+    ``turns`` moves of the newest pipeline in ``made`` or the ``end`` screen."""
     import pygame  # noqa: PLC0415
 
     from companion.ui.app import save_frame  # noqa: PLC0415
-    from companion.ui.screens.end import EndScreen  # noqa: PLC0415
 
     pygame.font.init()
-    settings = keeping.settings(players, variant) if keeping else Settings(default_names(players), variant)
-    app, made = demo_app(settings, size, seed=seed, threaded=False, pace=pace, table=table, keeping=keeping)
     surface = pygame.Surface(size)
     frames: list[Path] = []
     app.start(settings)
@@ -466,11 +463,22 @@ def headless_demo(folder: Path, *, players: int = 2, variant: str = "colored", s
             frames.append(save_frame(surface, folder, len(frames)))
         pipeline = made[-1]
         done = pipeline.turns >= limit and pipeline.reader.prompt is None
-        if done or isinstance(app.top, EndScreen) or steps > 20_000:
+        if done or isinstance(app.top, end) or steps > 20_000:
             break
         app.advance(pace)
         steps += 1
     return frames
+
+
+def headless_demo(folder: Path, *, players: int = 2, variant: str = "colored", seed: int | None = None,
+                  size: tuple[int, int] = (800, 480), turns: int | None = None,
+                  pace: float = 1.0, table: str = "camera", keeping: Keeping | None = None) -> list[Path]:
+    """Play and write a screenshot whenever the screen changes, until ``turns`` moves or the end."""
+    from companion.ui.screens.end import EndScreen  # noqa: PLC0415
+
+    settings = keeping.settings(players, variant) if keeping else Settings(default_names(players), variant)
+    app, made = demo_app(settings, size, seed=seed, threaded=False, pace=pace, table=table, keeping=keeping)
+    return record_screens(app, made, settings, folder, size=size, turns=turns, pace=pace, end=EndScreen)
 
 
 def window_demo(*, players: int = 2, variant: str = "colored", seed: int | None = None,

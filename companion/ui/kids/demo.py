@@ -34,7 +34,7 @@ from companion.rules.kids_record import KidsRecord, PlayerTake
 from companion.session import KIDS, EchoSink, resume_game, start_kids_game
 from companion.sim.kids import KidsTable, kids_observation, still_tables, table_of
 from companion.store import GameStore
-from companion.ui.demo import Keeping, Sight, SimulatedPlayers
+from companion.ui.demo import Keeping, Sight, SimulatedPlayers, record_screens
 from companion.ui.kids.settings import (
     KidsSettings,
     kids_boards,  # noqa: F401  (the tests import it from here)
@@ -455,32 +455,13 @@ def kids_headless_demo(
     keeping: Keeping | None = None,
 ) -> list[Path]:
     """Play and write a screenshot whenever the screen changes, until ``turns`` takes or the end."""
-    import pygame  # noqa: PLC0415
-
-    from companion.ui.app import save_frame  # noqa: PLC0415
     from companion.ui.kids.screens import KidsEndScreen  # noqa: PLC0415
 
-    pygame.font.init()
     settings = kept_settings(keeping, side, players)
     app, made = kids_demo_app(
         settings, size, seed=seed, threaded=False, pace=pace, table=table, keeping=keeping
     )
-    surface = pygame.Surface(size)
-    frames: list[Path] = []
-    app.start(settings)
-    limit = turns if turns is not None else 10_000
-    steps = 0
-    while len(frames) < 5_000:
-        if app.dirty:
-            app.draw(surface)
-            frames.append(save_frame(surface, folder, len(frames)))
-        pipeline = made[-1]
-        done = pipeline.turns >= limit and pipeline.reader.prompt is None
-        if done or isinstance(app.top, KidsEndScreen) or steps > 20_000:
-            break
-        app.advance(pace)
-        steps += 1
-    return frames
+    return record_screens(app, made, settings, folder, size=size, turns=turns, pace=pace, end=KidsEndScreen)
 
 
 def kids_window_demo(
