@@ -367,7 +367,7 @@ class Tracker:
         if local > 0 or rest > 0:
             found = self._explanations(scorer, rest, [o.move for o in options[:4] if o.correction is None])
             if found and found[0][0] + MARGIN <= best.cost:
-                return self._explained(found, options)
+                return self._explained(found, options, null_cost)
         if (local <= LOCAL and rest <= REST and gain >= GAIN and second - best.cost >= MARGIN
                 and best.move != self._suspect):
             return self._take_with(best, auto=True)
@@ -489,11 +489,21 @@ class Tracker:
                 options += self._cached(f"seq {first}", lambda first=first: hyp.sequences(game, first))
         return sorted(((scorer.cost(h.table), h) for h in options), key=lambda item: item[0])
 
-    def _explained(self, found: list[tuple[float, hyp.Hypothesis]], options: list[_Option]) -> _Decision:
+    def _explained(self, found: list[tuple[float, hyp.Hypothesis]], options: list[_Option],
+                   null_cost: float) -> _Decision | list[Result]:
         game = self.game
         cost, best = found[0]
         if best.kind == hyp.SEQUENCE:
-            # Two turns passed unseen: ask about the first; the second then follows from the view.
+            # Two turns passed unseen (the first one's still state hid it, or was too short).
+            # When every pair close to the best starts the same way, the first turn is taken;
+            # the second is then judged on its own like any turn. A question about the first
+            # turn would come too late: a person confirms the turn just played.
+            runner_up = next((c for c, h in found[1:]
+                              if h.kind != hyp.SEQUENCE or h.moves[0] != best.moves[0]), math.inf)
+            if (best.moves[0] != self._suspect and cost <= LOCAL + REST and null_cost - cost >= 2 * GAIN
+                    and runner_up - cost >= MARGIN):
+                return [self._accept(best.moves[0], game.turn, auto=True)]
+            # Otherwise ask about the first; the second then follows from the view.
             firsts: list[Event] = []
             for other_cost, h in found:
                 if other_cost > cost + MARGIN or len(firsts) == CHOICES:
@@ -561,10 +571,10 @@ class Tracker:
             self._refill_seen_at = self._frames
         ready = all(frames[n] >= self._consensus.need for n, size in enumerate(sizes) if size)
         waited = 0 if self._refill_seen_at is None else self._frames - self._refill_seen_at
-        # Play has begun when a factory seen filled is empty again.
-        began = any(size and frames[n] >= self._consensus.need
-                    and not sum(view.factories[n].counts)  # type: ignore[union-attr]
-                    and not view.factories[n].unknown for n, size in enumerate(sizes))  # type: ignore[union-attr]
+        # Play has begun when a factory once read in full is empty again. Once is enough: a
+        # misread that lasts the whole still state may keep a factory from being read in full.
+        need = self._consensus.need
+        began = any(size and self._evidence.emptied[n] >= need for n, size in enumerate(sizes))
         if not ready:
             # A factory not yet read in full: wait for it, but not once play has begun nor for ever.
             seen = sum(1 for n, size in enumerate(sizes) if size and frames[n])

@@ -384,6 +384,41 @@ def test_a_factory_never_read_in_full_does_not_stall_the_round() -> None:
     assert tracker.game == game
 
 
+def test_a_take_from_a_factory_read_in_full_only_once_starts_the_round_at_once() -> None:
+    layout = random_layout(2, random.Random(5))
+    game = Game(2)
+    tracker = Tracker(Record(["Ann", "Bo"]), Sink())
+    show(tracker, table_observation(game, layout=layout))
+    game.push(game.draw_refill(random.Random(5)))
+    full = table_observation(game, layout=layout)
+    glare = copy.deepcopy(full)
+    glare["factories"][1]["tiles"].pop()  # one tile missed for the rest of the still state
+    tracker.observe(copy.deepcopy(full))
+    assert not any(isinstance(r, Accepted) for r in show(tracker, glare, 6))
+    color = max(game.factories[1], key=lambda c: game.factories[1][c])
+    move = Take(2, color, FLOOR)
+    game.push(move)
+    # The emptied factory says play has begun: the refill is taken at once, and the take
+    # while its own still state lasts (a question must come while the turn is on view).
+    results = show(tracker, table_observation(game, layout=layout), 4)
+    assert [type(r.event) for r in results if isinstance(r, Accepted)][-1] is Take
+    assert tracker.game == game
+
+
+def test_a_turn_whose_still_state_was_missed_is_taken_from_the_next_one() -> None:
+    tracker, game, layout, _sink = started(seed=6)
+    first = next(m for m in game.generate_legal_moves() if m.source != CENTER and m.line == 2)
+    game.push(first)
+    second = next(m for m in game.generate_legal_moves() if m.source != CENTER and m.line == 4)
+    game.push(second)
+    # Only the table after both turns is seen still: the first turn is clear from it, the
+    # second is then judged as any turn.
+    results = show(tracker, table_observation(game, layout=layout), 4)
+    accepted = [r for r in results if isinstance(r, Accepted)]
+    assert accepted == [Accepted(first, 0, True), Accepted(second, 1, True)]
+    assert tracker.asked == 0
+
+
 def test_a_table_nothing_fits_is_reported_as_stalled_and_then_followed_again() -> None:
     tracker, game, layout, _sink = started()
     other = game.copy()

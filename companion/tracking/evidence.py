@@ -34,6 +34,7 @@ class FactoryEvidence:
         self._state: list[list[Counts | None]] = []  # the still state under way: per frame, per factory
         self._partial: list[Counter[Counts]] = [Counter() for _n in range(factories)]
         self.frames = [0] * factories  # full readings seen, per factory
+        self.emptied = [0] * factories  # frames in a row read empty since the last full reading
 
     def reset(self) -> None:
         """A new round: nothing seen yet."""
@@ -41,6 +42,7 @@ class FactoryEvidence:
             store.clear()
         self._state.clear()
         self.frames = [0] * self.factories
+        self.emptied = [0] * self.factories
 
     def add(self, readings: Sequence[FactoryReading | None], sizes: Sequence[int]) -> None:
         """One frame's readings; ``sizes`` is how many tiles each factory holds now (0: skip it)."""
@@ -53,6 +55,9 @@ class FactoryEvidence:
                 if read == size:
                     full = reading.counts
                     self.frames[number] += 1
+                    self.emptied[number] = 0
+                elif read == 0 and self.frames[number]:
+                    self.emptied[number] += 1
                 elif 0 < read < size:
                     self._partial[number][reading.counts] += 1
             row.append(full)
