@@ -236,17 +236,48 @@ class Tracker:
     def answer(self, event: Event, player: int | None = None) -> list[Result]:
         """A person's answer to the pending question (the offline stream's ``answer`` lines).
 
-        Ignored unless the tracker asks (or is about to: a question seen once already);
-        an answer that is not legal now, or names another player than the one to move,
-        is ignored too.
+        Ignored unless the tracker asks (or is about to: a question seen once already).
+        An answer that cannot come now may name the turn after the one asked about (the
+        question came late); see :meth:`_answer_later`. Otherwise it is ignored.
         """
         asking = self.prompt is not None or (
             self._decision is not None and self._decision.kind in ("ask", "warn"))
         if not asking:
             return []
-        if isinstance(event, Take) and player is not None and player != self.game.turn:
+        candidates = self.prompt.candidates if self.prompt is not None else self._decision.candidates  # type: ignore[union-attr]
+        if not (isinstance(event, Take) and player is not None and player != self.game.turn):
+            accepted = self._confirm(event)
+            if accepted:
+                return accepted
+        return self._answer_later(event, player, candidates)
+
+    def _answer_later(self, event: Event, player: int | None, candidates: tuple[Event, ...]) -> list[Result]:
+        """An answer about the turn after the one asked about: that turn is the candidate
+        after which the answer can come, if only one is, or if the view clearly prefers it."""
+        fits: list[tuple[Event, Game]] = []
+        for candidate in candidates:
+            if not isinstance(candidate, Take | Place):
+                continue
+            try:
+                trial, _mover = self._legal_copy(candidate)
+                apply_event(trial.copy(), event, player)
+            except RulesError:
+                continue
+            fits.append((candidate, trial))
+        if not fits:
             return []
-        return self._confirm(event)
+        first = fits[0][0]
+        if len(fits) > 1:
+            if not isinstance(event, Take) or self._view is None or any(
+                    trial.phase != DRAFTING for _c, trial in fits):
+                return []
+            scorer = Scorer(self._view)
+            costs = sorted((scorer.cost(after_take(trial, event)), n) for n, (_c, trial) in enumerate(fits))
+            if costs[1][0] - costs[0][0] < MARGIN:
+                return []
+            first = fits[costs[0][1]][0]
+        mover = self.game.turn if isinstance(first, Take) else None
+        return [self._accept(first, mover, auto=True), *self._confirm(event)]
 
     def enter(self, event: Event) -> list[Result]:
         """What a person says happened, asked or not: the display's "none of these".

@@ -419,6 +419,32 @@ def test_a_turn_whose_still_state_was_missed_is_taken_from_the_next_one() -> Non
     assert tracker.asked == 0
 
 
+def test_an_answer_about_the_next_turn_settles_the_turn_asked_about() -> None:
+    tracker, game, _layout, _sink = started(seed=7)
+    # Two takes the question offers; only one leaves a colour in the centre that the next
+    # player then takes: the answer (which names that next turn) tells them apart.
+    takes = [m for m in game.generate_legal_moves() if m.source != CENTER and m.line == FLOOR]
+    first, other, color = next(
+        (a, b, c) for a in takes for b in takes
+        for c in set(game.factories[a.source - 1]) - {a.color}
+        if b.source != a.source and c not in set(game.factories[b.source - 1]) - {b.color})
+    game.push(first)
+    later = Take(CENTER, color, FLOOR)
+    game.push(later)
+    tracker.prompt = Prompt((other, first), 0, 0)
+    accepted = [r for r in tracker.answer(later, 1) if isinstance(r, Accepted)]
+    assert accepted == [Accepted(first, 0, True), Accepted(later, 1, False)]
+    assert tracker.game == game
+    # When both turns asked about allow the answer and the table cannot tell them apart
+    # (one tile on line 1 or on line 2, neither seen yet), nothing is taken.
+    tracker, game, _layout, _sink = started(seed=7)
+    source, single = next((n, c) for n, f in enumerate(game.factories, 1) for c, k in f.items() if k == 1)
+    tracker.prompt = Prompt((Take(source, single, 1), Take(source, single, 2)), 0, 0)
+    third = next(m for m in takes if m.source != source)
+    assert tracker.answer(third, 1) == []
+    assert len(tracker.record.events) == 1
+
+
 def test_a_table_nothing_fits_is_reported_as_stalled_and_then_followed_again() -> None:
     tracker, game, layout, _sink = started()
     other = game.copy()
