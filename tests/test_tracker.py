@@ -445,6 +445,19 @@ def test_an_answer_about_the_next_turn_settles_the_turn_asked_about() -> None:
     assert len(tracker.record.events) == 1
 
 
+def test_a_take_is_accepted_without_asking_only_from_frames_after_the_hand() -> None:
+    tracker, game, layout, _sink = started()
+    before = table_observation(game, layout=layout)
+    move = next(m for m in game.generate_legal_moves() if m.line != FLOOR)
+    game.push(move)
+    after = table_observation(game, layout=layout)
+    show(tracker, before)
+    tracker.observe(dict(copy.deepcopy(after), occluded=True))
+    # Two frames after the hand outvote the one before it, but the view still mixes tables.
+    assert show(tracker, after, 2) == []
+    assert tracker.observe(copy.deepcopy(after)) == [Accepted(move, 0, True)]
+
+
 def test_a_table_nothing_fits_is_reported_as_stalled_and_then_followed_again() -> None:
     tracker, game, layout, _sink = started()
     other = game.copy()
