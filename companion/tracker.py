@@ -259,7 +259,7 @@ class Tracker:
         after which the answer can come, if only one is, or if the view clearly prefers it."""
         fits: list[tuple[Event, Game]] = []
         for candidate in candidates:
-            if not isinstance(candidate, Take | Place):
+            if not isinstance(candidate, Take | Place) or not self._wall_shows(candidate):
                 continue
             try:
                 trial, _mover = self._legal_copy(candidate)
@@ -281,6 +281,16 @@ class Tracker:
             first = fits[costs[0][1]][0]
         mover = self.game.turn if isinstance(first, Take) else None
         return [self._accept(first, mover, auto=True), *self._confirm(event)]
+
+    def _wall_shows(self, event: Event) -> bool:
+        """A placement's tile is on the wall in the view (anything else: nothing says no)."""
+        if not isinstance(event, Place) or self._view is None:
+            return True
+        seen = self._view.boards[event.player]
+        if seen is None or seen.wall is None:
+            return True
+        board = self.game.boards[event.player]
+        return seen.wall[(event.line - 1) * 5 + event.column - 1] == board.line_colors[event.line - 1]
 
     def enter(self, event: Event) -> list[Result]:
         """What a person says happened, asked or not: the display's "none of these".

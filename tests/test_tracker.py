@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from companion.rules.azul import CENTER, COLORS, FLOOR, Game, Refill, Take
+from companion.rules.azul import CENTER, COLORS, FLOOR, Game, Place, Refill, Take
 from companion.rules.azul_record import Record, apply_event, replay
 from companion.sim.noise import LEVELS, game_stream
 from companion.sim.table import random_layout, still_states, table_observation
@@ -456,6 +456,29 @@ def test_a_take_is_accepted_without_asking_only_from_frames_after_the_hand() -> 
     # Two frames after the hand outvote the one before it, but the view still mixes tables.
     assert show(tracker, after, 2) == []
     assert tracker.observe(copy.deepcopy(after)) == [Accepted(move, 0, True)]
+
+
+def test_an_answer_about_the_next_placement_settles_one_the_wall_shows() -> None:
+    played = game_stream(2, "grey", 3)
+    events, movers = played.record.events, played.record.movers
+    # A player placing two lines in a row: the question is about the first, the answer
+    # names the second.
+    cut = next(i for i in range(len(events) - 1) if isinstance(events[i], Place)
+               and isinstance(events[i + 1], Place) and events[i + 1].player == events[i].player)
+    first, second = events[cut], events[cut + 1]
+    table = replay(Record(list(played.record.players), "grey", events[:cut + 2], movers[:cut + 2]))
+    free = replay(Record(list(played.record.players), "grey", events[:cut], movers[:cut])).boards[
+        first.player].wall[(first.line - 1) * 5:first.line * 5]
+    wrong = Place(first.player, first.line, next(c + 1 for c, cell in enumerate(free)
+                                                  if cell < 0 and c + 1 != first.column))
+    for offered, taken in ((wrong, []), (first, [first, second])):
+        tracker = Tracker(Record(list(played.record.players), "grey", events[:cut], movers[:cut]), Sink())
+        show(tracker, table_observation(table, layout=played.layout))
+        tracker.prompt = Prompt((offered,), 0, first.player)
+        accepted = [r.event for r in tracker.answer(second, second.player) if isinstance(r, Accepted)]
+        # The wall shows the first tile in its true column: a question that offered only
+        # another column is not settled by the answer.
+        assert accepted[:2] == taken
 
 
 def test_a_table_nothing_fits_is_reported_as_stalled_and_then_followed_again() -> None:
