@@ -271,16 +271,25 @@ class Tracker:
             return []
         first = fits[0][0]
         if len(fits) > 1:
-            if not isinstance(event, Take) or self._view is None or any(
-                    trial.phase != DRAFTING for _c, trial in fits):
+            if self._view is None:
                 return []
             scorer = Scorer(self._view)
-            costs = sorted((scorer.cost(after_take(trial, event)), n) for n, (_c, trial) in enumerate(fits))
+            costs = sorted((scorer.cost(self._answered_table(trial, event, player)), n)
+                           for n, (_c, trial) in enumerate(fits))
             if costs[1][0] - costs[0][0] < MARGIN:
                 return []
             first = fits[costs[0][1]][0]
         mover = self.game.turn if isinstance(first, Take) else None
         return [self._accept(first, mover, auto=True), *self._confirm(event)]
+
+    @staticmethod
+    def _answered_table(game: Game, event: Event, player: int | None) -> Table:
+        """The table once ``event`` (legal in ``game``) is made."""
+        if isinstance(event, Take) and game.phase == DRAFTING:
+            return after_take(game, event)
+        after = game.copy()
+        apply_event(after, event, player)
+        return tiling_table(after) if after.phase == TILING else table_of(after)
 
     def _wall_shows(self, event: Event) -> bool:
         """A placement's tile is on the wall in the view (anything else: nothing says no)."""

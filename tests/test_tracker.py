@@ -481,6 +481,28 @@ def test_an_answer_about_the_next_placement_settles_one_the_wall_shows() -> None
         assert accepted[:2] == taken
 
 
+def test_an_answer_naming_a_placement_settles_the_last_take_the_table_shows() -> None:
+    played = game_stream(2, "grey", 1)
+    events, movers = played.record.events, played.record.movers
+    players = list(played.record.players)
+    # The round's last take was asked about only once the wall-tiling had begun: the answer
+    # names a placement, which both takes offered allow; the table shows which take it was.
+    cut = next(i for i in range(len(events) - 1)
+               if isinstance(events[i], Take) and isinstance(events[i + 1], Place))
+    last, place = events[cut], events[cut + 1]
+    tracker = Tracker(Record(players, "grey", events[:cut], movers[:cut]), Sink())
+    other = next(m for m in tracker.game.generate_legal_moves() if isinstance(m, Take)
+                 and (m.source, m.color) == (last.source, last.color) and m != last)
+    show(tracker, table_observation(replay(Record(players, "grey", events[:cut + 2], movers[:cut + 2])),
+                                    layout=played.layout))
+    for candidates in ((last, other), (other, last)):
+        tracker.prompt = Prompt(candidates, 0, tracker.game.turn)
+        accepted = [r.event for r in tracker.answer(place, None) if isinstance(r, Accepted)]
+        assert accepted[:2] == [last, place]
+        tracker.act("undo")
+        tracker.act("undo")
+
+
 def test_a_table_nothing_fits_is_reported_as_stalled_and_then_followed_again() -> None:
     tracker, game, layout, _sink = started()
     other = game.copy()
