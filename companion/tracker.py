@@ -556,8 +556,8 @@ class Tracker:
             # turn would come too late: a person confirms the turn just played.
             runner_up = next((c for c, h in found[1:]
                               if h.kind != hyp.SEQUENCE or h.moves[0] != best.moves[0]), math.inf)
-            if (best.moves[0] != self._suspect and cost <= LOCAL + REST and null_cost - cost >= 2 * GAIN
-                    and runner_up - cost >= MARGIN):
+            if (best.moves[0] != self._suspect and cost <= REST and null_cost - cost >= 2 * GAIN
+                    and runner_up - cost >= 2 * MARGIN):
                 return [self._accept(best.moves[0], game.turn, auto=True)]
             # Otherwise ask about the first; the second then follows from the view.
             firsts: list[Event] = []
