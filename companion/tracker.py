@@ -184,7 +184,6 @@ class Tracker:
         self._changed_at = 0  # ... when the last event was accepted
         self._refill_seen_at: int | None = None  # ... when this round's factories were first read
         self._stalled = False
-        self._fresh = 0  # non-occluded frames since a hand was last seen
 
     # --- inputs ----------------------------------------------------------------------
 
@@ -197,9 +196,7 @@ class Tracker:
                 reason=error)),))
         if frame.occluded:
             self._close_state()  # a hand passed: the table may have changed
-            self._fresh = 0
             return []
-        self._fresh += 1
         boards, factories = self.layout.assign(frame)
         if self.layout.seat_places is None:
             return self._set_warnings((Warning("unreadable", _(
@@ -423,9 +420,6 @@ class Tracker:
                 return self._explained(found, options, null_cost)
         if (local <= LOCAL and rest <= REST and gain >= GAIN and second - best.cost >= MARGIN
                 and best.move != self._suspect):
-            if self._fresh < self._consensus.frames:
-                # The view still holds frames from before the hand: it may mix two tables.
-                return _Decision("wait")
             return self._take_with(best, auto=True)
         if local <= LOCAL * 1.5:
             near = [o.move for o in options if o.cost <= best.cost + MARGIN + 1][:CHOICES]

@@ -447,19 +447,6 @@ def test_an_answer_about_the_next_turn_settles_the_turn_asked_about() -> None:
     assert len(tracker.record.events) == 1
 
 
-def test_a_take_is_accepted_without_asking_only_from_frames_after_the_hand() -> None:
-    tracker, game, layout, _sink = started()
-    before = table_observation(game, layout=layout)
-    move = next(m for m in game.generate_legal_moves() if m.line != FLOOR)
-    game.push(move)
-    after = table_observation(game, layout=layout)
-    show(tracker, before)
-    tracker.observe(dict(copy.deepcopy(after), occluded=True))
-    # Two frames after the hand outvote the one before it, but the view still mixes tables.
-    assert show(tracker, after, 2) == []
-    assert tracker.observe(copy.deepcopy(after)) == [Accepted(move, 0, True)]
-
-
 def test_an_answer_about_the_next_placement_settles_one_the_wall_shows() -> None:
     played = game_stream(2, "grey", 3)
     events, movers = played.record.events, played.record.movers
