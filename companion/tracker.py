@@ -244,7 +244,8 @@ class Tracker:
             self._decision is not None and self._decision.kind in ("ask", "warn"))
         if not asking:
             return []
-        candidates = self.prompt.candidates if self.prompt is not None else self._decision.candidates  # type: ignore[union-attr]
+        shown = self.prompt if self.prompt is not None else self._decision
+        candidates = shown.candidates  # type: ignore[union-attr]
         if not (isinstance(event, Take) and player is not None and player != self.game.turn):
             accepted = self._confirm(event)
             if accepted:

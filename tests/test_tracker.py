@@ -363,12 +363,18 @@ def test_offline_a_refill_is_never_asked_about() -> None:
             assert accepted.auto and tracker.game.phase == "drafting" and tracker.prompt is None
 
 
-def test_a_factory_never_read_in_full_does_not_stall_the_round() -> None:
-    layout = random_layout(2, random.Random(5))
+def refilled_unseen(seed: int):
+    """A tracker that saw the empty table, and the game once the factories are filled."""
+    layout = random_layout(2, random.Random(seed))
     game = Game(2)
     tracker = Tracker(Record(["Ann", "Bo"]), Sink())
     show(tracker, table_observation(game, layout=layout))
-    game.push(game.draw_refill(random.Random(5)))
+    game.push(game.draw_refill(random.Random(seed)))
+    return tracker, game, layout
+
+
+def test_a_factory_never_read_in_full_does_not_stall_the_round() -> None:
+    tracker, game, layout = refilled_unseen(5)
     obs = table_observation(game, layout=layout)
     obs["factories"][1]["tiles"].pop()  # one tile missed in every frame of the refill
     results = show(tracker, obs, 12)
@@ -385,11 +391,7 @@ def test_a_factory_never_read_in_full_does_not_stall_the_round() -> None:
 
 
 def test_a_take_from_a_factory_read_in_full_only_once_starts_the_round_at_once() -> None:
-    layout = random_layout(2, random.Random(5))
-    game = Game(2)
-    tracker = Tracker(Record(["Ann", "Bo"]), Sink())
-    show(tracker, table_observation(game, layout=layout))
-    game.push(game.draw_refill(random.Random(5)))
+    tracker, game, layout = refilled_unseen(5)
     full = table_observation(game, layout=layout)
     glare = copy.deepcopy(full)
     glare["factories"][1]["tiles"].pop()  # one tile missed for the rest of the still state

@@ -34,7 +34,7 @@ class FactoryEvidence:
         self._state: list[list[Counts | None]] = []  # the still state under way: per frame, per factory
         self._partial: list[Counter[Counts]] = [Counter() for _n in range(factories)]
         self.frames = [0] * factories  # full readings seen, per factory
-        self.emptied = [0] * factories  # frames in a row read empty since the last full reading
+        self.emptied = [0] * factories  # frames read empty since the last full reading
 
     def reset(self) -> None:
         """A new round: nothing seen yet."""
