@@ -38,7 +38,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from vision.recognize import recognize
-from vision.synth import Conditions, random_content, render_table
+from vision.synth import Conditions, mixed_table, render_table
 
 UNKNOWN = "unknown"
 
@@ -123,23 +123,10 @@ def score_frame(obs: dict, truth: dict, tally: Counter, failures: list[dict] | N
                                and fc["unknown"] == tc["unknown"])
 
 
-def frame_spec(i: int, seed: int) -> tuple:
-    rng = np.random.default_rng([seed, i])
-    players = int(rng.integers(2, 5))
-    side = "grey" if rng.uniform() < 0.25 else "colored"
-    fill = float(rng.uniform(0.1, 1.0))
-    content = random_content(rng, players=players, side=side, fill=fill)
-    # Every fourth frame is the latency case: a 4-player table at 1920x1080.
-    if i % 4 == 0:
-        content = random_content(rng, players=4, side=side, fill=fill)
-        cond = Conditions.random(rng, 1920, 1080)
-    else:
-        cond = Conditions.random(rng)
-    return content, cond, rng
 
 
 def load_or_render(i: int, seed: int, cache: Path | None) -> tuple[np.ndarray, dict, Conditions]:
-    content, cond, rng = frame_spec(i, seed)
+    content, cond, rng = mixed_table(seed, i)
     if cache is not None:
         img_path, truth_path = cache / f"{seed}_{i:04d}.png", cache / f"{seed}_{i:04d}.json"
         if img_path.exists() and truth_path.exists():

@@ -44,23 +44,14 @@ def _truth_places(board: dict) -> list:
 
 
 def _frame(i: int, seed: int, cache: Path | None) -> tuple[np.ndarray, dict]:
-    from .synth import Conditions, random_content, render_table  # noqa: PLC0415 (calibration only)
+    from .synth import mixed_table, render_table  # noqa: PLC0415 (calibration only)
 
     if cache is not None:
         img, txt = cache / f"{seed}_{i:04d}.png", cache / f"{seed}_{i:04d}.json"
         if img.exists() and txt.exists():
             return cv2.imread(str(img)), json.loads(txt.read_text())
     # The same frames as benchmarks/bench_vision.py draws for (seed, i), so either's cache serves both.
-    rng = np.random.default_rng([seed, i])
-    players = int(rng.integers(2, 5))
-    side = "grey" if rng.uniform() < 0.25 else "colored"
-    fill = float(rng.uniform(0.1, 1.0))
-    content = random_content(rng, players=players, side=side, fill=fill)
-    if i % 4 == 0:
-        content = random_content(rng, players=4, side=side, fill=fill)
-        cond = Conditions.random(rng, 1920, 1080)
-    else:
-        cond = Conditions.random(rng)
+    content, cond, rng = mixed_table(seed, i)
     frame, truth = render_table(content, cond, rng)
     if cache is not None:
         cache.mkdir(parents=True, exist_ok=True)

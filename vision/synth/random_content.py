@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .conditions import Conditions
 from .scene import COLORS, FLOOR_PLACES, MARKER, BoardContent, TableContent, printed_color
 
 _FACTORIES = {2: 5, 3: 7, 4: 9}
@@ -45,3 +46,20 @@ def random_content(
     center = {c: int(rng.integers(0, 4)) for c in COLORS if rng.uniform() < 0.6}
     marker = MARKER not in [t for b in boards for t in b.floor]
     return TableContent(boards=boards, factories=factories, center_tiles=center, center_marker=marker)
+
+
+def mixed_table(seed: int, i: int) -> tuple[TableContent, Conditions, np.random.Generator]:
+    """Frame ``i`` of the vision benchmark's mix for ``seed``: its contents, its conditions and
+    the generator to render it with (so a benchmark and a calibration draw the same frames)."""
+    rng = np.random.default_rng([seed, i])
+    players = int(rng.integers(2, 5))
+    side = "grey" if rng.uniform() < 0.25 else "colored"
+    fill = float(rng.uniform(0.1, 1.0))
+    content = random_content(rng, players=players, side=side, fill=fill)
+    # Every fourth frame is the latency case: a 4-player table at 1920x1080.
+    if i % 4 == 0:
+        content = random_content(rng, players=4, side=side, fill=fill)
+        cond = Conditions.random(rng, 1920, 1080)
+    else:
+        cond = Conditions.random(rng)
+    return content, cond, rng
