@@ -114,6 +114,7 @@ def cluster(hists: list[np.ndarray], most: int = 4) -> list[list[float]]:
     if k == 1:
         return [[round(float(v), 4) for v in x.mean(axis=0)]]
     crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 50, 1e-4)
+    cv2.setRNGSeed(1)  # the same prototypes from the same frames, whatever ran before
     _, assign, centers = cv2.kmeans(x, k, None, crit, 5, cv2.KMEANS_PP_CENTERS)
     counts = np.bincount(assign.ravel(), minlength=k)
     return [[round(float(v), 4) for v in c] for c, n in zip(centers, counts, strict=True) if n >= 3]

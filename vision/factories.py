@@ -657,6 +657,9 @@ def _read_center(frame: np.ndarray, plane: _Plane, factories: list[FactoryReadin
         pts = np.column_stack([xs, ys]).astype(np.float32)
         if k > 1 and len(pts) > k:
             crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+            # k-means++ seeds from OpenCV's thread-wide generator: reset it, or a frame would
+            # read differently depending on what was read before it.
+            cv2.setRNGSeed(1)
             _, assign, centers = cv2.kmeans(pts, k, None, crit, 2, cv2.KMEANS_PP_CENTERS)
             assign = assign.ravel()
         else:
