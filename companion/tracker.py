@@ -78,6 +78,7 @@ GAIN_ASK = 1.0  # ... and this much to be worth a question
 MARGIN = 1.5  # the best move must be this much closer than the next one to be taken without asking
 LOCAL = 2.0  # the places a move touched may disagree with the view this much at most
 REST = 3.0  # the places it did not touch, this much (more: something else changed too)
+ANSWER_MARGIN = 1.0  # a truthful answer about a later turn settles the turn asked by one place of the view
 PERSIST = 2  # frames a question or a warning must stand before it is put to the table
 CHOICES = 6  # candidates a question offers at most
 SUDOKU_PRIOR = 1.5  # a grey-wall placement that breaks the Sudoku rule needs this much more evidence
@@ -274,7 +275,7 @@ class Tracker:
             scorer = Scorer(self._view)
             costs = sorted((scorer.cost(self._answered_table(trial, event, player)), n)
                            for n, (_c, trial) in enumerate(fits))
-            if costs[1][0] - costs[0][0] < MARGIN:
+            if costs[1][0] - costs[0][0] < ANSWER_MARGIN:
                 return []
             first = fits[costs[0][1]][0]
         mover = self.game.turn if isinstance(first, Take) else None
@@ -411,7 +412,11 @@ class Tracker:
         gain = null_cost - best.cost
         local = scorer.local(best.table, null)
         rest = best.cost - local
-        if gain < GAIN_ASK or (gain < GAIN and local > 0):
+        # Whether a change is worth a question is judged in places, whatever the mover's
+        # board's confidence: one tile moved that the view shows exactly is.
+        seen = view.boards[game.turn]
+        places = gain / seen.weight if seen is not None and best.cost == 0 else gain
+        if places < GAIN_ASK or (gain < GAIN and local > 0):
             return _Decision("none", ("none", self._version))
         second = options[1].cost if len(options) > 1 else math.inf
         # A table that one legal move does not explain: a mistake, or turns missed?

@@ -7,11 +7,13 @@ import random
 
 import pytest
 
-from companion.rules.azul import CENTER, COLORS, FLOOR, Game, Place, Refill, Take
+from companion.rules.azul import BLUE, CENTER, COLORS, FLOOR, RED, YELLOW, Game, Place, Refill, Take
 from companion.rules.azul_record import Record, apply_event, replay
 from companion.sim.noise import LEVELS, game_stream
 from companion.sim.table import random_layout, still_states, table_observation
 from companion.tracker import ACTIONS, Accepted, Prompt, Tracker, Warning
+from companion.tracking.consensus import Consensus
+from companion.tracking.frame import EMPTY, BoardReading
 
 
 class Sink:
@@ -166,6 +168,47 @@ def test_flicker_and_occluded_frames_are_ignored() -> None:
     for _i in range(5):
         assert tracker.observe(copy.deepcopy(hand)) == []
     assert len(tracker.record.events) == 1
+
+
+def test_a_tile_the_frames_give_different_colours_is_not_counted() -> None:
+    def board(line_4: tuple) -> BoardReading:
+        lines = [(EMPTY, 0)] * 5
+        lines[3] = line_4
+        return BoardReading((0.0, 0.0), tuple(lines), (EMPTY,) * 7, (EMPTY,) * 25, 0.9)
+
+    def line_4(*readings: tuple) -> tuple:
+        consensus = Consensus(3)
+        for reading in readings:
+            consensus.add(([board(reading)], [], None))
+        return consensus.view().boards[0].lines[3]
+
+    # An empty line misread blue in one frame and red in the next: no tile at all, not a
+    # tile of unknown colour that a take of either colour would fit.
+    assert line_4((EMPTY, 0), (BLUE, 1), (RED, 1)) == (None, None)
+    # A line whose colour most frames agree on keeps its count through a flicker.
+    assert line_4((RED, 2), (YELLOW, 2), (RED, 2)) == (RED, 2)
+    assert line_4((RED, 2), (RED, 1), (None, None)) == (RED, None)
+
+
+def test_one_tile_moved_while_the_centre_is_not_read_is_asked_about() -> None:
+    tracker, game, layout, _sink = started(seed=4)
+    for _turn in range(2):
+        move = next(m for m in game.generate_legal_moves() if m.line != FLOOR)
+        game.push(move)
+        show(tracker, table_observation(game, layout=layout))
+    assert tracker.game == game
+    # The last tile of a colour goes from the centre to the floor. The centre is not
+    # read and the boards are read with a confidence of 0.8: the one floor place that
+    # changed is all the view shows, and that is worth a question.
+    move = next(m for m in game.generate_legal_moves()
+                if m.source == CENTER and m.line == FLOOR and game.center[m.color] == 1)
+    game.push(move)
+    seen = table_observation(game, layout=layout)
+    del seen["center"]
+    for board in seen["boards"]:
+        board["confidence"] = 0.8
+    prompts = [r for r in show(tracker, seen) if isinstance(r, Prompt)]
+    assert prompts and prompts[-1].candidates[0] == move
 
 
 def test_a_move_out_of_turn_is_reported_and_the_state_kept() -> None:
@@ -447,6 +490,27 @@ def test_an_answer_about_the_next_turn_settles_the_turn_asked_about() -> None:
     third = next(m for m in takes if m.source != source)
     assert tracker.answer(third, 1) == []
     assert len(tracker.record.events) == 1
+
+
+def test_an_answer_about_the_next_turn_settles_the_line_the_table_shows() -> None:
+    tracker, game, layout, _sink = started(seed=7)
+    # The mover's single tile is seen on line 5 (the floor is not read, the boards' reading
+    # is not sure); another board is misread, so the tracker asked. The answer names the
+    # next player's turn: the one line of the view is enough to tell the two takes apart.
+    first = next(m for m in game.generate_legal_moves()
+                 if m.source != CENTER and m.line == 5 and game.factories[m.source - 1][m.color] == 1)
+    floor = Take(first.source, first.color, FLOOR)
+    game.push(first)
+    later = next(m for m in game.generate_legal_moves() if m.source != CENTER)
+    seen = table_observation(game, layout=layout)
+    seen["boards"][1]["floor"][:4] = ["red", "red", "blue", "white"]
+    seen["boards"][0]["floor"] = ["unknown"] * 7
+    for board in seen["boards"]:
+        board["confidence"] = 0.7
+    show(tracker, seen)
+    tracker.prompt = Prompt((floor, first), 0, 0)
+    accepted = [r for r in tracker.answer(later, 1) if isinstance(r, Accepted)]
+    assert accepted == [Accepted(first, 0, True), Accepted(later, 1, False)]
 
 
 def test_an_answer_about_the_next_placement_settles_one_the_wall_shows() -> None:

@@ -55,6 +55,16 @@ def _majority(values: list, need: int):
     return value if votes >= need else None
 
 
+def _line(readings: list[tuple[Cell, int | None]], need: int) -> tuple[Cell, int | None]:
+    """A pattern line's colour and count; tiles whose colour the frames do not agree on
+    count as unknown: two different flickering misreads must not add up to a tile."""
+    color = _majority([r[0] for r in readings], need)
+    count = _majority([r[1] for r in readings], need)
+    if color is None and count:
+        count = None
+    return color, count
+
+
 def _median(values: list[int]) -> int:
     ordered = sorted(values)
     return ordered[(len(ordered) - 1) // 2]
@@ -94,9 +104,7 @@ class Consensus:
         need = self.need
         if len(seen) < need:
             return None
-        lines = tuple(
-            (_majority([r.lines[k][0] for r in seen], need), _majority([r.lines[k][1] for r in seen], need))
-            for k in range(5))
+        lines = tuple(_line([r.lines[k] for r in seen], need) for k in range(5))
         floor = tuple(_majority([r.floor[k] for r in seen], need) for k in range(len(seen[0].floor)))
         wall = (tuple(_majority([r.wall[k] for r in seen], need) for k in range(25))
                 if self.read_wall else None)
