@@ -23,13 +23,18 @@ by the synthetic renderer (vision.synth.render_table, 3 frames a state, 1280x720
 camera over the table from seat 0's side) and read back by the real recogniser
 (vision.recognize.recognize); the tracker gets what the recogniser reports. It prints a
 line per game as it goes (rendering and recognising cost about 0.4 s a frame), then the
-same measures, with frames and time. Nothing here imports vision otherwise.
+same measures, with frames and time. Nothing here imports vision otherwise. With
+--cache DIR each game's recognised stream is kept and read back by later runs, so that
+judging a tracker change end to end takes seconds, not minutes ("frames" then counts the
+ones rendered in this run).
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
+import pickle
 import random
 import sys
 import tempfile
@@ -43,7 +48,7 @@ from companion.rules.azul import Place, Refill
 from companion.rules.azul_record import Record, replay
 from companion.rules.errors import RulesError
 from companion.sim import noise, object_noise
-from companion.sim.noise import Camera, game_stream
+from companion.sim.noise import Camera, Played, game_stream
 from companion.tracker import Accepted, Prompt, Tracker, Warning
 
 MODELS = {"cells": noise.LEVELS, "objects": object_noise.LEVELS}
@@ -107,8 +112,10 @@ def reorder(truth: list, index: int, event) -> None:
             return
 
 
-def play_one(players: int, variant: str, seed: int, model: Camera | None, tally: Tally) -> None:
-    played = game_stream(players, variant, seed, model)
+def play_one(players: int, variant: str, seed: int, model: Camera | None, tally: Tally, *,
+             played: Played | None = None) -> None:
+    if played is None:
+        played = game_stream(players, variant, seed, model)
     truth = [_canonical(e) for e in played.record.events]
     tracker = Tracker(Record(list(played.record.players), variant))
     position = [0]  # events the scripted player has checked
@@ -246,24 +253,44 @@ class RenderedCamera:
         return frames
 
 
-def _e2e_game(job: tuple[int, str]) -> tuple[int, int, Tally, int, float]:
-    seed, variant = job
+def _fingerprint() -> str:
+    """A hash of everything that makes an end-to-end stream: renderer, recogniser, simulator."""
+    root = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256()
+    for path in sorted((*root.glob("vision/**/*.py"), *root.glob("vision/**/*.json"),
+                        *root.glob("companion/sim/*.py"), *root.glob("companion/rules/*.py"))):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _e2e_game(job: tuple[int, str, str | None]) -> tuple[int, int, Tally, int, float]:
+    seed, variant, cache = job
     players = (2, 3, 4)[seed % 3]
     camera = RenderedCamera(players, seed)
     tally = Tally()
     start = time.perf_counter()
-    play_one(players, variant, seed, camera, tally)
+    played = None
+    stored = Path(cache) / f"e2e-{seed}-{variant}-{_fingerprint()}.pickle" if cache else None
+    if stored is not None and stored.exists():
+        played = pickle.loads(stored.read_bytes())
+    elif stored is not None:
+        played = game_stream(players, variant, seed, camera)
+        stored.parent.mkdir(parents=True, exist_ok=True)
+        partial = stored.with_suffix(".partial")
+        partial.write_bytes(pickle.dumps(played))
+        partial.replace(stored)
+    play_one(players, variant, seed, camera, tally, played=played)
     return seed, players, tally, camera.rendered, time.perf_counter() - start
 
 
-def run_e2e(games: int, first: int, variant: str, jobs: int) -> None:
+def run_e2e(games: int, first: int, variant: str, jobs: int, cache: str | None = None) -> None:
     total = Tally()
     frames = 0
     start = time.perf_counter()
     variants = [variant if variant != "both" else ("colored", "grey")[k // 3 % 2] for k in range(games)]
     with Pool(jobs) as pool:
         for seed, players, tally, rendered, seconds in pool.imap_unordered(
-                _e2e_game, [(first + k, variants[k]) for k in range(games)]):
+                _e2e_game, [(first + k, variants[k], cache) for k in range(games)]):
             total.add(tally)
             frames += rendered
             print(f"  game {seed} ({players} players): {'exact' if tally.exact else 'NOT exact'},"
@@ -311,11 +338,14 @@ def main() -> int:
                         help="feed each game's stream to `azul-companion track` (answers from the stream)")
     parser.add_argument("--e2e", type=int, metavar="N",
                         help="play N whole games through the synthetic renderer and the real recogniser")
+    parser.add_argument("--cache", metavar="DIR",
+                        help="--e2e: keep each game's recognised frames in DIR and read them back on "
+                             "later runs (keyed by a hash of vision/, companion/sim/ and the rules)")
     args = parser.parse_args()
     if args.e2e is not None:
         if args.e2e < 1:
             parser.error("--e2e needs at least 1 game")
-        run_e2e(args.e2e, args.seed, args.variant, args.jobs)
+        run_e2e(args.e2e, args.seed, args.variant, args.jobs, args.cache)
         return 0
     with Pool(args.jobs) as pool:
         for model_name in args.model or sorted(MODELS):
