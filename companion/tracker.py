@@ -692,7 +692,10 @@ class Tracker:
         still states, it replaces it.
         """
         base = self._round_base()
-        if base is None or not self._may_revise() or not self._alternatives:
+        if base is None or not self._may_revise():
+            return None
+        self._note_last_take(view, base[0])
+        if not self._alternatives:
             return None
         scorer = Scorer(view)
         null = self._cached("null", lambda: table_of(self.game))
@@ -718,6 +721,25 @@ class Tracker:
                 if len(strikes) >= 2 or self._frames - self._changed_at >= STALL:
                     return self._correct(changes)
         return None
+
+    def _note_last_take(self, view: View, index: int) -> None:
+        """What the factory of the last take held, as this view shows the take's tiles.
+
+        The view the take was accepted on may have mixed in frames from before it; every
+        later view of the same table tells the factory's contents again.
+        """
+        last = len(self.record.events) - 1
+        event = self.record.events[last]
+        if last <= index or not isinstance(event, Take) or not event.source:
+            return
+        before = self._cached("before last", lambda: rev.state_before(self.record, last))
+        number = event.source - 1
+        accepted = counts_of_refill(self.record.events[index])[number]  # type: ignore[arg-type]
+        implied = rev.implied_contents(view, before, rev.center_gain(view, before), event.color,
+                                       event.line, accepted=accepted)
+        if (implied is not None and implied != accepted and sum(implied) == sum(accepted)
+                and rev.recolourings(accepted, implied) <= 2):
+            self._alternatives.setdefault(number, set()).add(implied)
 
     def _correct(self, changes: rev.Changes) -> Accepted | None:
         """Correct this round's refill by ``changes``, and play the events since it again."""

@@ -385,6 +385,28 @@ def test_an_untouched_factory_seen_otherwise_in_later_states_corrects_the_refill
     true_events(tracker, game)
 
 
+def test_a_take_confirmed_unseen_corrects_the_refill_once_the_table_shows_it() -> None:
+    tracker, game, layout, _sink, number, color = misread_refill_start(seed=3)
+    count = game.factories[number][color]
+    move = Take(number + 1, color, count)
+    game.push(move)
+    # A person confirms the take while the mover's board and the centre are not read: nothing
+    # yet says what the factory held. The table seen afterwards does.
+    hidden = unreadable_line(table_observation(game, layout=layout), 0)
+    del hidden["center"]
+    show(tracker, hidden)
+    assert Accepted(move, 0, False) in tracker.enter(move)
+    assert tracker.revised == 0
+    seen = table_observation(game, layout=layout)
+    for state in range(2):
+        frame = copy.deepcopy(seen)
+        frame["boards"][1]["floor"][6] = "unknown" if state else None
+        show(tracker, frame)
+        tracker.observe(dict(frame, occluded=True))
+    assert tracker.revised == 1
+    true_events(tracker, game)
+
+
 def test_offline_a_refill_is_never_asked_about() -> None:
     layout = random_layout(2, random.Random(1))
     game = Game(2)
