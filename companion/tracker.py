@@ -78,6 +78,8 @@ GAIN_ASK = 1.0  # ... and this much to be worth a question
 MARGIN = 1.5  # the best move must be this much closer than the next one to be taken without asking
 LOCAL = 2.0  # the places a move touched may disagree with the view this much at most
 REST = 3.0  # the places it did not touch, this much (more: something else changed too)
+EXACT_ROOM = 1.5  # ... or this much more, when the places it touched match the view exactly
+EXACT_MARGIN = 2.0  # ... and it leads the next move by this much
 ANSWER_MARGIN = 1.0  # a truthful answer about a later turn settles the turn asked by one place of the view
 PERSIST = 2  # frames a question or a warning must stand before it is put to the table
 CHOICES = 6  # candidates a question offers at most
@@ -424,7 +426,10 @@ class Tracker:
             found = self._explanations(scorer, rest, [o.move for o in options[:4] if o.correction is None])
             if found and found[0][0] + MARGIN <= best.cost:
                 return self._explained(found, options, null_cost)
-        if (local <= LOCAL and rest <= REST and gain >= GAIN and second - best.cost >= MARGIN
+        # Misreads that last a still state pile up elsewhere on a big table: a move whose own
+        # places match the view exactly may leave a little more unexplained.
+        room = REST + EXACT_ROOM if local == 0 and second - best.cost >= EXACT_MARGIN else REST
+        if (local <= LOCAL and rest <= room and gain >= GAIN and second - best.cost >= MARGIN
                 and best.move != self._suspect):
             return self._take_with(best, auto=True)
         if local <= LOCAL * 1.5:

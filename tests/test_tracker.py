@@ -88,6 +88,24 @@ def unreadable_line(obs: dict, seat: int) -> dict:
     return obs
 
 
+def test_a_take_seen_exactly_is_accepted_despite_misreads_elsewhere() -> None:
+    tracker, game, layout, _sink = started()
+    move = next(m for m in game.generate_legal_moves() if m.source != CENTER and m.line != FLOOR)
+    game.push(move)
+    seen = table_observation(game, layout=layout)
+    # Four places the take did not touch read wrong through the whole still state (glare on
+    # the other board): more than a clear view leaves unexplained, but the take's own places
+    # match exactly and nothing else comes close.
+    seen["boards"][1]["floor"][:4] = ["red", "red", "blue", "white"]
+    assert show(tracker, seen) == [Accepted(move, 0, True)]
+    # A fifth and sixth misread place: that is a question again.
+    tracker, game, layout, _sink = started()
+    game.push(move)
+    seen = table_observation(game, layout=layout)
+    seen["boards"][1]["floor"][:6] = ["red", "red", "blue", "white", "yellow", "black"]
+    assert [type(r) for r in show(tracker, seen)] == [Prompt]
+
+
 def test_moves_that_look_alike_are_asked_and_next_confirm_pick_one() -> None:
     tracker, game, layout, _sink = started()
     # The camera cannot read the mover's board: every line for that colour fits.
