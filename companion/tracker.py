@@ -56,7 +56,7 @@ from companion.tracking import hypotheses as hyp
 from companion.tracking import revision as rev
 from companion.tracking.consensus import Consensus, View
 from companion.tracking.evidence import Counts, FactoryEvidence
-from companion.tracking.frame import ObservationError, read_frame
+from companion.tracking.frame import EMPTY, ObservationError, read_frame
 from companion.tracking.layout import TableLayout
 from companion.tracking.refills import counts_of_refill, ranked_refills, refill_sizes
 from companion.tracking.tables import (
@@ -78,8 +78,8 @@ GAIN_ASK = 1.0  # ... and this much to be worth a question
 MARGIN = 1.5  # the best move must be this much closer than the next one to be taken without asking
 LOCAL = 2.0  # the places a move touched may disagree with the view this much at most
 REST = 3.0  # the places it did not touch, this much (more: something else changed too)
-EXACT_ROOM = 1.5  # ... or this much more, when the places it touched match the view exactly
-EXACT_MARGIN = 2.0  # ... and it leads the next move by this much
+EXACT_ROOM = 1.5  # REST (takes), LOCAL (placements) this much more when the event's own places match
+EXACT_MARGIN = 2.0  # ... exactly and it leads the next event by this much
 ANSWER_MARGIN = 1.0  # a truthful answer about a later turn settles the turn asked by one place of the view
 PERSIST = 2  # frames a question or a warning must stand before it is put to the table
 CHOICES = 6  # candidates a question offers at most
@@ -617,10 +617,24 @@ class Tracker:
         if gain < GAIN_ASK:
             return _Decision("none", ("none", self._version))
         second = ranked[1][0] / weight if len(ranked) > 1 else math.inf
-        if gain >= GAIN and cost <= LOCAL and second - cost >= MARGIN and place != self._suspect:
+        # As for takes: misreads elsewhere on the board matter less when the placed tile and
+        # its emptied line are seen exactly.
+        room = LOCAL + EXACT_ROOM if self._placed_exactly(view, place) and second - cost >= EXACT_MARGIN \
+            else LOCAL
+        if gain >= GAIN and cost <= room and second - cost >= MARGIN and place != self._suspect:
             return place, seat
         near = [p for c, _p, same in ranked if c / weight <= cost + MARGIN + 1 for p in same]
         return self._ask(near[:CHOICES], seat)
+
+    def _placed_exactly(self, view: View, place: Place) -> bool:
+        """The view shows the placement's own places as it leaves them: the tile on the wall,
+        its pattern line empty."""
+        seen = view.boards[place.player]
+        if seen is None or seen.wall is None:
+            return False
+        color = self.game.boards[place.player].line_colors[place.line - 1]
+        return (seen.wall[(place.line - 1) * 5 + place.column - 1] == color
+                and seen.lines[place.line - 1] == (EMPTY, 0))
 
     def _decide_refill(self, view: View) -> _Decision | tuple[Event, int | None]:
         game = self.game

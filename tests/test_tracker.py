@@ -566,14 +566,38 @@ def test_an_answer_about_the_next_placement_settles_one_the_wall_shows() -> None
         first.player].wall[(first.line - 1) * 5:first.line * 5]
     wrong = Place(first.player, first.line, next(c + 1 for c, cell in enumerate(free)
                                                   if cell < 0 and c + 1 != first.column))
+    seen = table_observation(table, layout=played.layout)
+    # The first line's place is not read: the tracker cannot see that line emptied.
+    seen["boards"][first.player]["lines"][first.line - 1] = {"color": "unknown", "count": None}
     for offered, taken in ((wrong, []), (first, [first, second])):
         tracker = Tracker(Record(list(played.record.players), "grey", events[:cut], movers[:cut]), Sink())
-        show(tracker, table_observation(table, layout=played.layout))
+        show(tracker, seen)
         tracker.prompt = Prompt((offered,), 0, first.player)
         accepted = [r.event for r in tracker.answer(second, second.player) if isinstance(r, Accepted)]
         # The wall shows the first tile in its true column: a question that offered only
         # another column is not settled by the answer.
         assert accepted[:2] == taken
+
+
+def test_a_placement_seen_exactly_is_accepted_despite_misreads_elsewhere_on_its_board() -> None:
+    played = game_stream(2, "grey", 3)
+    events, movers, names = played.record.events, played.record.movers, list(played.record.players)
+    cut = next(i for i, e in enumerate(events) if isinstance(e, Place))
+    place = events[cut]
+    before = replay(Record(names, "grey", events[:cut], movers[:cut]))
+    after = replay(Record(names, "grey", events[:cut + 1], movers[:cut + 1]))
+    board = before.boards[place.player]
+    # Three empty wall cells, in rows with no line waiting to be placed, read as tiles
+    # through the whole still state: more than the two places a placement may leave
+    # unexplained, but the placed tile and its emptied line are seen exactly.
+    quiet = [(r, c) for r in range(5) for c in range(5) if board.line_counts[r] <= r
+             and board.wall[r * 5 + c] < 0]
+    seen = table_observation(after, layout=played.layout)
+    for row, column in quiet[:3]:
+        seen["boards"][place.player]["wall"][row][column] = "red"
+    tracker = Tracker(Record(names, "grey", events[:cut], movers[:cut]), Sink())
+    accepted = [r for r in show(tracker, seen) if isinstance(r, Accepted)]
+    assert accepted[:1] == [Accepted(place, place.player, True)]
 
 
 def test_an_answer_naming_a_placement_settles_the_last_take_the_table_shows() -> None:
