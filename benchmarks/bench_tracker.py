@@ -263,14 +263,14 @@ def _fingerprint() -> str:
     return digest.hexdigest()[:16]
 
 
-def _e2e_game(job: tuple[int, str, str | None]) -> tuple[int, int, Tally, int, float]:
-    seed, variant, cache = job
+def _e2e_game(job: tuple[int, str, Path | None]) -> tuple[int, int, Tally, int, float]:
+    """One end-to-end game; ``job`` is (seed, variant, where its stream is kept or None)."""
+    seed, variant, stored = job
     players = (2, 3, 4)[seed % 3]
     camera = RenderedCamera(players, seed)
     tally = Tally()
     start = time.perf_counter()
     played = None
-    stored = Path(cache) / f"e2e-{seed}-{variant}-{_fingerprint()}.pickle" if cache else None
     if stored is not None and stored.exists():
         played = pickle.loads(stored.read_bytes())
     elif stored is not None:
@@ -288,9 +288,12 @@ def run_e2e(games: int, first: int, variant: str, jobs: int, cache: str | None =
     frames = 0
     start = time.perf_counter()
     variants = [variant if variant != "both" else ("colored", "grey")[k // 3 % 2] for k in range(games)]
+    key = _fingerprint() if cache else None
+    stored = [Path(cache) / f"e2e-{first + k}-{variants[k]}-{key}.pickle" if cache else None
+              for k in range(games)]
     with Pool(jobs) as pool:
         for seed, players, tally, rendered, seconds in pool.imap_unordered(
-                _e2e_game, [(first + k, variants[k], cache) for k in range(games)]):
+                _e2e_game, [(first + k, variants[k], stored[k]) for k in range(games)]):
             total.add(tally)
             frames += rendered
             print(f"  game {seed} ({players} players): {'exact' if tally.exact else 'NOT exact'},"

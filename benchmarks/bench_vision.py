@@ -123,8 +123,6 @@ def score_frame(obs: dict, truth: dict, tally: Counter, failures: list[dict] | N
                                and fc["unknown"] == tc["unknown"])
 
 
-
-
 def load_or_render(i: int, seed: int, cache: Path | None) -> tuple[np.ndarray, dict, Conditions]:
     content, cond, rng = mixed_table(seed, i)
     if cache is not None:
