@@ -10,8 +10,15 @@ import numpy as np
 import pytest
 
 from vision.recognize import FORMAT, recognize
-from vision.synth import BoardContent, Conditions, TableContent, printed_color, random_content, render_table
-from vision.synth.random_content import mixed_table
+from vision.synth import (
+    BoardContent,
+    Conditions,
+    TableContent,
+    mixed_table,
+    printed_color,
+    random_content,
+    render_table,
+)
 
 
 def _neutral_frame(seed: int, side: str = "colored") -> tuple[np.ndarray, dict]:
