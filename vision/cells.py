@@ -10,12 +10,18 @@ colour of the coloured wall; the grey wall), measured by vision.calibrate on fra
 with known truth, reads the three looks (colour-word shares and lightness and
 saturation statistics) into tile colours, empty, or hidden; a place it is not sure
 of is "unknown". A pattern line is then read as a whole (one colour, filled from
-the wall end), and the side that is up from what every wall cell says of it.
+the wall end), and the side that is up from what every wall cell says of it. Before
+any place counts, the grid is checked against the board's own print: a coloured
+wall's colours must lie on their diagonals where the grid puts them, else the grid is
+off (a board rebuilt wrong round an arm or the frame's edge): the print is then
+searched for round it and the board read where the print is, or, if the print is
+nowhere clear, nothing is read.
 Without a measured model, places are read by the colour-word mixes of vision.color.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,7 +32,7 @@ import numpy as np
 from . import color
 from .boards import PANEL_H_PX, PANEL_W_PX, BoardFind
 from .color import COLORS, MARKER, UNKNOWN, Reading, WhiteBalance
-from .geometry import apply_h, camera_in_plane, parallax
+from .geometry import apply_h, camera_in_plane, in_frame, parallax
 
 CELL_PX = 78
 TILE_LIFT_PX = 7.0 / (243.0 / PANEL_W_PX)  # a tile's thickness in crop px
@@ -80,6 +86,7 @@ class BoardReading:
     balance: WhiteBalance
     histograms: np.ndarray  # word counts of each place's window, in PLACES order
     features: np.ndarray  # what the place model reads, one row a place, in PLACES order
+    grid_in_place: bool  # the coloured wall's print lies where the grid puts it (else nothing is read)
 
 
 def _sample_windows(panel: np.ndarray, centers: np.ndarray, half: int) -> tuple[np.ndarray, np.ndarray]:
@@ -94,7 +101,10 @@ def _sample_windows(panel: np.ndarray, centers: np.ndarray, half: int) -> tuple[
     return pixels, groups
 
 
-def read_board(frame: np.ndarray, board: BoardFind, rough: WhiteBalance) -> BoardReading:
+def read_board(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
+               sure: float | None = None) -> BoardReading:
+    """Every place of a located board; with `sure`, a place is read only when at least
+    that sure (a grid placed less exactly asks more of its places)."""
     s = _SCALE
     out_w, out_h = round(PANEL_W_PX * s), round(PANEL_H_PX * s)
     to_img = board.panel_h @ np.diag([1 / s, 1 / s, 1.0])
@@ -138,6 +148,14 @@ def read_board(frame: np.ndarray, board: BoardFind, rough: WhiteBalance) -> Boar
             places.update({p: Reading(UNKNOWN, places[p].confidence) for p in PLACES if p[0] == "wall"})
     else:
         places = _read_by_mixes(hists, glare, vivid, side)
+    if sure is not None:
+        places = {p: r if r.confidence >= sure else Reading(UNKNOWN, r.confidence) for p, r in places.items()}
+    in_place = _grid_in_place(hists, side)
+    if not in_place:
+        # The grid is not where the board's print is (a board rebuilt wrong from the sides
+        # a hand or the frame's edge left in view): every place would be read off a
+        # neighbour's or off the frame, so none is read.
+        places = {p: Reading(UNKNOWN, 0.0) for p in PLACES}
     lines = [_line(k, [places[("line", k, p)] for p in range(k + 1)]) for k in range(5)]
     floor = [places[("floor", i)].value for i in range(7)]
     wall = [[places[("wall", r, c)].value for c in range(5)] for r in range(5)]
@@ -145,10 +163,225 @@ def read_board(frame: np.ndarray, board: BoardFind, rough: WhiteBalance) -> Boar
     any_unknown = any(r.value == UNKNOWN for r in places.values())
     confidence = board.confidence * side_conf * (min(known) if known else 0.0)
     return BoardReading(side, side_conf, lines, floor, wall, places, apply_h(board.panel_h, CENTERS + shift),
-                        float(confidence), any_unknown, wb, hists, features)
+                        float(confidence), any_unknown, wb, hists, features, in_place)
+
+
+def read_registered(frame: np.ndarray, board: BoardFind,
+                    rough: WhiteBalance) -> tuple[BoardFind, BoardReading]:
+    """A board read where its print is. When the grid found from the board's outline is
+    off the print (the outline rebuilt wrong round an arm or the frame's edge), or is on
+    a coloured wall whose print it shows only weakly (off by part of a cell, or
+    stretched), the coloured wall's print is searched for round it and the board read
+    there if the print is clear there; a grid off the print is left unread only when no
+    placement shows the print."""
+    reading = read_board(frame, board, rough)
+    if reading.grid_in_place and (reading.side != "colored" or _print_clear(reading)):
+        return board, reading
+    moved = _wall_in_print(frame, board.panel_h, rough)
+    if moved is not None:
+        # Only the panel moves: the fit to the wall's cells holds on the panel, not out to
+        # the board's edges, so the outline (which only hides the board from the search
+        # for discs and gives the table's plane) stays as found.
+        board_there = dataclasses.replace(board, panel_h=board.panel_h @ moved)
+        again = read_board(frame, board_there, rough, _MOVED_SURE)
+        # A grid that passed the check is given up only for one that shows the print
+        # clearly better: the same print found again is no reason to read less surely.
+        better = not reading.grid_in_place or _print_shown(again) >= _print_shown(reading) + _PRINT_BETTER
+        if again.grid_in_place and again.side == "colored" and _print_clear(again) and better:
+            return board_there, again
+    return board, reading
+
+
+def _print_shown(reading: BoardReading) -> float:
+    """The share of the wall's windows that show their diagonal's colour."""
+    return float(_diagonal_agreement(reading.histograms[_WALL_ROWS])[0])
+
+
+def _print_clear(reading: BoardReading) -> bool:
+    """Whether the wall's colours lie on its diagonals clearly: most of them, and far
+    more than with the colours moved on by any step."""
+    agree = _diagonal_agreement(reading.histograms[_WALL_ROWS])
+    return bool(agree[0] >= _PRINT_SHOWN and agree[0] >= _PRINT_CLEAR * agree[1:].max())
 
 
 _WIDE_WINDOW = 0.6  # the wide look, as a fraction of a cell
+
+# Colour words of each tile colour, in a tile or in its paler print on the coloured wall.
+_FAMILY_WORDS = {"blue": ("blue", "pale_blue"), "yellow": ("orange", "pale_orange"),
+                 "red": ("red", "pale_red", "darkred"), "black": ("dark", "pale_dark"),
+                 "white": ("teal", "pale_teal")}
+_FAMILY_INDEX = [[color.WORD_NAMES.index(w) for w in _FAMILY_WORDS[c]] for c in COLORS]
+_WALL_ROWS = [i for i, p in enumerate(PLACES) if p[0] == "wall"]
+# Which colour each wall cell shows on the coloured side, tile or print: (column - row) mod 5.
+_WALL_DIAGONAL = np.array([(PLACES[i][2] - PLACES[i][1]) % 5 for i in _WALL_ROWS])
+
+
+def _diagonal_agreement(wall_hists: np.ndarray) -> np.ndarray:
+    """How well the wall cells' colours follow the coloured wall's diagonals, for the
+    grid where it is (entry 0) and with every cell's colour moved on by 1..4 steps
+    along the pattern (what a grid off by a cell, across or down, sees)."""
+    total = wall_hists.sum(axis=1)
+    seen = total > 0
+    if not seen.any():
+        return np.zeros(5)
+    share = np.stack([wall_hists[:, idx].sum(axis=1) for idx in _FAMILY_INDEX], axis=1)
+    share = share[seen] / total[seen, None]
+    diag = _WALL_DIAGONAL[seen]
+    rows = np.arange(len(diag))
+    return np.array([share[rows, (diag + o) % 5].mean() for o in range(5)])
+
+
+def _grid_in_place(hists: np.ndarray, side: str) -> bool:
+    """Whether the wall shows its colours where the grid puts them. On the coloured side
+    every wall cell shows its printed colour, whether a tile lies on it or not, so a grid
+    off by a cell sees the diagonals one step on, and a board rebuilt wrong sees none.
+    A wall read as the grey side can still be a coloured one seen a cell off (the side
+    is read from the same cells): then the diagonals one step on are plain to see,
+    more than tiles laid freely on a grey wall ever line up."""
+    agree = _diagonal_agreement(hists[_WALL_ROWS])
+    off = agree[1:].max()
+    if agree[0] > off or not agree.any():
+        return True
+    return side != "colored" and off < _DIAGONAL_PLAIN
+
+
+_DIAGONAL_PLAIN = 0.45
+
+# The search for the coloured wall's print round a grid that is off: the panel and
+# _SEARCH_REACH crop px round it seen at _SEARCH_SCALE of the crop, the wall tried
+# up to 0.8 of that reach (about 95 mm) from where the grid puts it, with its pitch
+# across and down each taken from _SEARCH_PITCHES (a board rebuilt at the wrong depth is
+# stretched or squeezed; the outline allows 15% either way, and its error adds on the
+# panel's); then at twice the scale, within _FINE_REACH crop px and _FINE_PITCHES of
+# the best.
+_SEARCH_SCALE = 0.125
+_SEARCH_REACH = 440
+_SEARCH_PITCHES = np.linspace(0.76, 1.3, 10)
+_FINE_REACH = 16
+_FINE_PITCHES = np.linspace(-0.06, 0.06, 7)
+# The print is looked at closer only where at least _PRINT_FOUND of the wall's windows
+# show their diagonal's colour; a wall cell is placed by its own colour only where it
+# shows it in _CELL_FOUND of a window. The board is read there only if the grid
+# moved onto the print then passes a stricter check than a grid found from the board's
+# outline: at least _PRINT_SHOWN of the wall's windows on their diagonals, and
+# _PRINT_CLEAR times as much as with the colours moved on by any step (a grid in place
+# sees 0.5-0.8 and under 0.15 moved on; a grid still off, under 0.35).
+_PRINT_FOUND = 0.3
+_CELL_FOUND = 0.3
+_PRINT_SHOWN = 0.4
+_PRINT_CLEAR = 3.0
+# A grid that passed the check, but shows the print only weakly, is moved only where the
+# print shows in _PRINT_BETTER more of the wall's windows.
+_PRINT_BETTER = 0.1
+# A grid moved onto the print is fitted to its cells' colours, less exactly than one
+# measured on the panel's edges: its places are read only when the place model is surer.
+_MOVED_SURE = 0.95
+# The tile colour of each colour word (-1: none); the last entry is glare's (word -1).
+_FAMILY_OF_WORD = np.array([next((f for f, idx in enumerate(_FAMILY_INDEX) if w in idx), -1)
+                            for w in range(len(color.WORD_NAMES))] + [-1])
+
+
+def _wall_in_print(frame: np.ndarray, panel_h: np.ndarray, rough: WhiteBalance) -> np.ndarray | None:
+    """Where the coloured wall's print is round a grid that is off: the map (crop px to
+    crop px) that moves the grid's wall onto it, or None if the print is nowhere clear.
+    Each wall cell shows its printed colour whether a tile lies on it or not, so the
+    grid is placed where most cells see the colour of their diagonal: first roughly,
+    moved and stretched over the whole reach, then each cell finely where its colour
+    is, and the grid fitted to those cells (which also takes up the perspective the
+    outline got wrong)."""
+    x0, y0 = wall_center(0, 0)
+    coarse = _view_shares(frame, panel_h, rough, _SEARCH_SCALE)
+    _, sx, sy, origin = _print_search(coarse, _SEARCH_SCALE, (x0, y0), round(_SEARCH_REACH * 0.8),
+                                      (_SEARCH_PITCHES, _SEARCH_PITCHES))
+    s = 2 * _SEARCH_SCALE
+    fine = _view_shares(frame, panel_h, rough, s)
+    score, sx, sy, (ox, oy) = _print_search(fine, s, origin, _FINE_REACH,
+                                            (sx + _FINE_PITCHES, sy + _FINE_PITCHES))
+    if score < _PRINT_FOUND:
+        return None
+    move = np.array([[sx, 0, ox - sx * x0], [0, sy, oy - sy * y0], [0, 0, 1.0]])
+    share, cell_seen = fine
+    m = _SEARCH_REACH
+    nominal = CENTERS[_WALL_ROWS]
+    # Each cell's colour looked for within 0.3 of a cell of where the grid moved puts it;
+    # its centre is that of the window positions that show it nearly as much as the best
+    # (a plain print shows its colour evenly over much of the cell).
+    found, kept = [], []
+    half = round(0.3 * CELL_PX * s)
+    for i, (px, py) in enumerate(apply_h(move, nominal)):
+        f = _WALL_DIAGONAL[i]
+        x, y = (px + m) * s, (py + m) * s
+        for _ in range(2):  # the centre of where the colour is, looked for twice
+            xi, yi = round(x), round(y)
+            if not (half <= xi < share.shape[2] - half and half <= yi < share.shape[1] - half):
+                break
+            win = share[f, yi - half:yi + half + 1, xi - half:xi + half + 1] \
+                * cell_seen[yi - half:yi + half + 1, xi - half:xi + half + 1]
+            top = float(win.max())
+            if top < _CELL_FOUND:
+                break
+            ys, xs = np.nonzero(win >= 0.8 * top)
+            x, y = xi - half + xs.mean(), yi - half + ys.mean()
+        else:
+            found.append((x / s - m, y / s - m))
+            kept.append(i)
+    if len(kept) >= 8:  # enough cells, and cells a tile or a hand shows wrong left out
+        fit, inliers = cv2.findHomography(nominal[kept], np.array(found), cv2.RANSAC, 12.0)
+        if fit is not None and inliers.sum() >= 8:
+            move = fit
+    return move
+
+
+def _view_shares(frame: np.ndarray, panel_h: np.ndarray, rough: WhiteBalance,
+                 s: float) -> tuple[np.ndarray, np.ndarray]:
+    """The panel and _SEARCH_REACH round it, seen at `s` of the crop: the share of each
+    tile colour's words in a cell-sized window round each pixel, and where such a
+    window is in the frame."""
+    m = _SEARCH_REACH
+    w, h = round((PANEL_W_PX + 2 * m) * s), round((PANEL_H_PX + 2 * m) * s)
+    to_img = panel_h @ np.array([[1 / s, 0, -m], [0, 1 / s, -m], [0, 0, 1.0]])
+    view = cv2.warpPerspective(frame, np.linalg.inv(to_img), (w, h), flags=cv2.INTER_LINEAR)
+    view = rough.apply_u8(view)
+    words = color.word_indices(view.reshape(-1, 3)).reshape(h, w)
+    seen = in_frame(to_img, w, h, frame.shape[1], frame.shape[0]) & (words >= 0)
+    family = np.where(seen, _FAMILY_OF_WORD[words], -1)
+    k = max(3, round(_WINDOW * CELL_PX * s))
+    n_seen = cv2.boxFilter(seen.astype(np.float32), -1, (k, k))
+    share = np.stack([cv2.boxFilter((family == f).astype(np.float32), -1, (k, k)) for f in range(5)])
+    share /= np.maximum(n_seen, 1e-6)
+    return share, (n_seen >= 0.5).astype(np.float32)
+
+
+def _print_search(shares: tuple[np.ndarray, np.ndarray], s: float, around: tuple[float, float], reach: int,
+                  pitches: tuple[np.ndarray, np.ndarray]) -> tuple[float, float, float, tuple[float, float]]:
+    """The best place of the wall's top-left cell (crop px, within `reach` crop px of
+    `around`) and pitches across and down (as fractions of the measured ones), by how
+    much of each wall cell shows its diagonal's colour."""
+    share, cell_seen = shares
+    m = _SEARCH_REACH
+    r_px = max(1, round(reach * s))
+    # Padded with unseen view, so that a grid stretched to the edge of the view is only
+    # partly seen. A wall's score is summed row by row: each row's cells for a pitch
+    # across, then the rows for each pitch down.
+    pad = r_px + round(2 * CELL_PX * s)
+    shown = np.pad(share * cell_seen, ((0, 0), (pad, pad), (pad, pad)))
+    seen = np.pad(cell_seen, pad)
+    ax, ay = (around[0] + m) * s + pad, (around[1] + m) * s + pad
+    best = (-1.0, 1.0, 1.0, around)
+    for sx in pitches[0]:
+        xs = [slice(x - r_px, x + r_px + 1) for x in (round(ax + 84 * c * sx * s) for c in range(5))]
+        seen_row = sum(seen[:, x] for x in xs)
+        rows = [sum(shown[(c - r) % 5, :, x] for c, x in enumerate(xs)) for r in range(5)]
+        for sy in pitches[1]:
+            ys = [slice(y - r_px, y + r_px + 1) for y in (round(ay + 86 * r * sy * s) for r in range(5))]
+            num = sum(row[y] for row, y in zip(rows, ys, strict=True))
+            cnt = sum(seen_row[y] for y in ys)
+            score = np.where(cnt >= 13, num / np.maximum(cnt, 1), 0.0)
+            iy, ix = np.unravel_index(int(np.argmax(score)), score.shape)
+            if score[iy, ix] > best[0]:
+                best = (float(score[iy, ix]), float(sx), float(sy),
+                        (around[0] + (ix - r_px) / s, around[1] + (iy - r_px) / s))
+    return best
 
 
 def _look(panel: np.ndarray, centers: np.ndarray, half: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 
 from .boards import BoardFind, find_boards
-from .cells import BoardReading, read_board
+from .cells import BoardReading, read_registered
 from .color import UNKNOWN, WhiteBalance
 from .factories import CenterReading, FactoryReading, read_factories
 from .geometry import clockwise_from_bottom
@@ -43,7 +43,7 @@ def analyse(frame_bgr: np.ndarray, players: int | None = None) -> Recognition:
     finds = find_boards(small, scale, frame, rough)
     if players is not None:
         finds = sorted(finds, key=lambda b: -b.confidence)[:players]
-    readings = [(b, read_board(frame, b, rough)) for b in finds]
+    readings = [read_registered(frame, b, rough) for b in finds]
     readings = _seat_order(readings)
 
     table_wb = WhiteBalance.combine([r.balance for _, r in readings])
