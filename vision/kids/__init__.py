@@ -20,7 +20,7 @@ from companion.i18n import _
 from companion.rules.kids_board import KidsBoard
 
 from .boards import BoardFind, BoardReading, identify, read_board
-from .bowls import BIG, BowlReading, find_tray, read_bowls
+from .bowls import BIG, BowlReading, find_tray, find_tray_on_table, read_bowls
 from .frames import complete_frame, find_frames, frames_from_holes
 from .geometry import BOARD_H_MM, BOARD_W_MM, FRAME_MM
 from .tiles import UNKNOWN
@@ -78,6 +78,9 @@ def analyse_kids(frame: np.ndarray, boards: Sequence[KidsBoard]) -> KidsRecognit
     found = [(b, read_board(frame, b)) for b in finds]
     found = _seat_order(found)
     tray = find_tray(violet, scale, min_area, (w, h))
+    if tray is None and finds:
+        table = max(finds, key=lambda b: b.score).plane.h
+        tray = find_tray_on_table(violet, scale, min_area, table, (w, h))
     bowls = read_bowls(frame, tray) if tray is not None else []
     occluded = any(r.occluded for _, r in found) or any(b.occluded for b in bowls) or tray is None
     observation = {

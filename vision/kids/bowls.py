@@ -1,8 +1,10 @@
 """The storage tray: found as a round violet shape with bowl-shaped holes; the holes'
 centres (the big one in the middle, the small ones round it) give the tray's plane,
 and each bowl's floor is then rectified and its tiles counted by colour. A hand that
-hides the big bowl leaves the small ones to fix the plane; a hand over a bowl's floor
-(anything neither tile nor lavender floor) marks the bowl occluded.
+hides the big bowl leaves the small ones to fix the plane, and one that leaves fewer whole
+bowls than that leaves the table's plane (from a board) with the tray's rim and a bowl or
+two; a hand over a bowl's floor (anything neither tile nor lavender floor), or anything
+lying across its edge, marks the bowl occluded.
 
 Small bowls are numbered 1-5 clockwise round the big bowl, starting from the one
 nearest the bottom edge of the image; the big bowl is "big".
@@ -19,7 +21,7 @@ import numpy as np
 from vision.geometry import apply_h
 
 from .colors import COLORS, balance_gains, label_map
-from .geometry import BIG_FLOOR_MM, SMALL_FLOOR_MM, SMALL_RING_MM, Plane, circle_polygon
+from .geometry import BIG_FLOOR_MM, SMALL_FLOOR_MM, SMALL_RING_MM, TRAY_RADIUS_MM, Plane, circle_polygon
 from .tiles import UNKNOWN, TileBlob, colour_masks, expected_area, read_faces, tile_strength
 
 BIG = "big"
@@ -36,6 +38,16 @@ _FLOOR_SLACK = 12  # how far blue may fall below red or green on the lavender fl
 # pieces of a colour no face explains: this many tiles' worth of pixels, spread over this
 # much of a tile's area, are a tile seen in pieces
 _FRAGMENT_SHARE, _FRAGMENT_HULL = 0.15, 0.35
+# a tile's top reaches this far past the floor's edge beyond its sweep (its bevel, blur);
+# past that and the lip ring beyond it, read to see what lies across the bowl's edge
+_OVER_EDGE_MM, _LIP_RING_MM = 1.5, 2.5
+_TRAY_HUE = (122, 165)  # violet and lavender of the tray and bowls' lips (OpenCV hue)
+_TRAY_MIN_SAT = 60
+_PALE_INSET_MM = 1.5  # a blurred tile edge's pale fringe is about this wide
+# on the table's plane: circles within this share of their size, centres this close; the
+# rim's outline within this share of its radius, seen in this many twelfths of the turn
+_TABLE_SIZE_TOL, _TABLE_OFF_MM = 0.12, 15.0
+_RIM_TOL, _RIM_SECTORS = 0.03, 5
 
 
 @dataclass
@@ -120,6 +132,92 @@ def find_tray(mask: np.ndarray, scale: float, min_area: float, image_size: tuple
     return None if h is None else Plane(h, image_size)
 
 
+def find_tray_on_table(
+    mask: np.ndarray, scale: float, min_area: float, table: np.ndarray, image_size: tuple[int, int]
+) -> Plane | None:
+    """The tray's plane when a hand leaves too few whole bowls to fix it alone, from the
+    table's plane (`table`: table mm -> image px, from a board found whole; the boards
+    and the tray lie on one table). Seen on the table, the whole bowls are circles of
+    known sizes, and the tray's centre lies on a circle round each small bowl: where on
+    it, the tray's round rim says (its pieces on either side of an arm count alike)."""
+    to_table = np.linalg.inv(table)
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
+    if hierarchy is None:
+        return None
+    outline, bigs, smalls = [], [], []
+    h, w = mask.shape[:2]
+    for i, c in enumerate(contours):
+        if hierarchy[0][i][3] != -1 or cv2.contourArea(c) < 0.1 * min_area:
+            continue
+        pts = c.reshape(-1, 2)
+        off_border = (pts[:, 0] > 1) & (pts[:, 1] > 1) & (pts[:, 0] < w - 2) & (pts[:, 1] < h - 2)
+        outline.append(pts[off_border] / scale)
+        child = hierarchy[0][i][2]
+        while child != -1:
+            hole = contours[child]
+            child = hierarchy[0][child][0]
+            if len(hole) < 12 or not _round(hole):
+                continue
+            x, y, r = _circle_on_table(hole.reshape(-1, 2) / scale, to_table)
+            if abs(r / BIG_FLOOR_MM - 1) < _TABLE_SIZE_TOL:
+                bigs.append(np.array([x, y]))
+            elif abs(r / SMALL_FLOOR_MM - 1) < _TABLE_SIZE_TOL:
+                smalls.append(np.array([x, y]))
+    if not smalls or not outline:
+        return None
+    rim = apply_h(to_table, np.concatenate(outline).astype(np.float64))
+    rim = rim[np.all(np.isfinite(rim), axis=1)]
+    # only outline within the tray's reach of a small bowl can be its rim
+    reach = 1.1 * (SMALL_RING_MM + TRAY_RADIUS_MM)
+    rim = rim[np.min([np.hypot(*(rim - p).T) for p in smalls], axis=0) < reach]
+    # candidate centres: the big bowl's, and round every small bowl at the ring's radius
+    turns = np.linspace(0, 2 * math.pi, 180, endpoint=False)
+    ring = SMALL_RING_MM * np.column_stack([np.cos(turns), np.sin(turns)])
+    candidates = np.concatenate([np.array(bigs).reshape(-1, 2), *[p + ring for p in smalls]])
+    d = np.hypot(rim[None, :, 0] - candidates[:, None, 0], rim[None, :, 1] - candidates[:, None, 1])
+    on_rim = np.abs(d - TRAY_RADIUS_MM) < _RIM_TOL * TRAY_RADIUS_MM
+    best = None
+    for k in np.argsort(-on_rim.sum(axis=1))[:5]:  # the best supported, seen round enough
+        centre = candidates[k]
+        angles = np.arctan2(rim[on_rim[k], 1] - centre[1], rim[on_rim[k], 0] - centre[0])
+        sectors = np.unique(np.floor((angles + math.pi) / (2 * math.pi) * 12).astype(int)).size
+        if sectors >= _RIM_SECTORS:
+            best = centre
+            break
+    if best is None:
+        return None
+    if any(np.linalg.norm(p - best) > _TABLE_OFF_MM for p in bigs):
+        return None  # a big bowl that is not this tray's
+    offsets = [
+        p - best for p in smalls if abs(np.linalg.norm(p - best) / SMALL_RING_MM - 1) < _TABLE_SIZE_TOL
+    ]
+    if not offsets:
+        return None
+    # the small bowls lie a fifth of a turn apart: their angles, times 5, agree
+    angles = np.array([math.atan2(d[1], d[0]) for d in offsets])
+    turn = math.atan2(np.sin(5 * angles).sum(), np.cos(5 * angles).sum()) / 5
+    spread = np.abs((angles - turn + math.pi / 5) % (2 * math.pi / 5) - math.pi / 5)
+    if spread.max() > math.radians(12):
+        return None
+    size = float(np.median([np.linalg.norm(d) / SMALL_RING_MM for d in offsets]))
+    c, s = size * math.cos(turn), size * math.sin(turn)
+    on_table = np.array([[c, -s, best[0]], [s, c, best[1]], [0.0, 0.0, 1.0]])
+    return Plane(table @ on_table, image_size)
+
+
+def _circle_on_table(points_px: np.ndarray, to_table: np.ndarray) -> tuple[float, float, float]:
+    """(x, y, radius) in table mm of the circle through image points (least squares);
+    a radius of 0 when they make none."""
+    p = apply_h(to_table, points_px.astype(np.float64))
+    p = p[np.all(np.isfinite(p), axis=1)]
+    if len(p) < 3:
+        return 0.0, 0.0, 0.0
+    x, y = p[:, 0], p[:, 1]
+    sol, *_ = np.linalg.lstsq(np.column_stack([x, y, np.ones(len(x))]), x**2 + y**2, rcond=None)
+    cx, cy = sol[0] / 2, sol[1] / 2
+    return float(cx), float(cy), math.sqrt(max(sol[2] + cx**2 + cy**2, 0.0))
+
+
 def _round(hole: np.ndarray) -> bool:
     """Whether a hole is a whole bowl's outline (an ellipse): not a part of one that
     something covers, nor a board's inside (four corners) where a board touches the tray."""
@@ -181,9 +279,13 @@ def read_bowls(frame: np.ndarray, tray: Plane) -> list[BowlReading]:
     )
     s = _read_scale(tray)
     patches = []
+    reaches = []
     for index in [*small, 0]:
         x, y, radius = bowls[index]
-        half = radius + 3.0
+        # as far as a tile's top can reach over the floor's edge, and a ring of lip beyond
+        reach = radius + float(np.linalg.norm(tray.sweep_mm(np.array([x, y])))) + _OVER_EDGE_MM
+        half = reach + _LIP_RING_MM
+        reaches.append(reach)
         patches.append(tray.warp(frame, (x - half, y - half), (2 * half, 2 * half), s))
     # One white balance for the whole tray (the median of the bowls' own), so that a hand
     # filling a bowl is not taken for its floor; a bowl keeps its own where it agrees
@@ -191,13 +293,19 @@ def read_bowls(frame: np.ndarray, tray: Plane) -> list[BowlReading]:
     own = [balance_gains(_seen(p[::3, ::3]), FLOOR_RGB) for p in patches]
     shared = np.median(own, axis=0)
     out = []
-    for number, index, patch, gains in zip([*range(1, 6), BIG], [*small, 0], patches, own, strict=True):
+    for number, index, patch, gains, reach in zip(
+        [*range(1, 6), BIG], [*small, 0], patches, own, reaches, strict=True
+    ):
         x, y, radius = bowls[index]
         if np.abs(np.log(gains / shared)).max() > _OWN_GAINS_WITHIN:
             gains = shared
         outline = tray.to_image(circle_polygon(x, y, radius, 32))
         sweep = tray.sweep_mm(np.array([x, y])) * s
-        out.append(_read_bowl(patch, gains, number, centres[index], outline, radius=radius, sweep=sweep, s=s))
+        out.append(
+            _read_bowl(
+                patch, gains, number, centres[index], outline, radius=radius, reach=reach, sweep=sweep, s=s
+            )
+        )
     return out
 
 
@@ -221,6 +329,7 @@ def _read_bowl(
     outline: np.ndarray,
     *,
     radius: float,
+    reach: float,
     sweep: np.ndarray,
     s: float,
 ) -> BowlReading:
@@ -230,7 +339,7 @@ def _read_bowl(
     visible = floor.astype(bool) & (cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY) > 0)
     if visible.sum() < 0.7 * floor.astype(bool).sum():
         return BowlReading(number, centre, outline, {}, 0, True, 0.0)
-    labels, hsv = label_map(patch, gains, grow_pale=True)
+    labels, hsv = label_map(patch, gains, grow_pale=True, pale_inset_px=_PALE_INSET_MM * s)
     masks = colour_masks(labels, hsv, s)
     blobs = read_faces(masks, tile_strength(hsv), s, sweep, floor)
     counts: dict[str, int] = {}
@@ -250,10 +359,38 @@ def _read_bowl(
     b, g, r = cv2.split(cv2.transform(patch, np.diag(np.asarray(gains, np.float32))).astype(np.int16))
     floor_like = (sat < 80) & (val >= 40) & (b >= r - _FLOOR_SLACK) & (b >= g - _FLOOR_SLACK)
     strange = visible & (near_tiles == 0) & (labels == 0) & ~floor_like
-    occluded = bool(strange.sum() > 0.03 * visible.sum()) or visible.sum() < floor.astype(bool).sum() * 0.98
+    occluded = (
+        bool(strange.sum() > 0.03 * visible.sum())
+        or visible.sum() < floor.astype(bool).sum() * 0.98
+        or _reaches_out(labels, hsv, floor_like, floor, reach * s)
+    )
     if occluded:
         confidence = min(confidence, 0.5)
     return BowlReading(number, centre, outline, counts, unknown, occluded, confidence, blobs)
+
+
+def _reaches_out(
+    labels: np.ndarray, hsv: np.ndarray, floor_like: np.ndarray, floor: np.ndarray, reach_px: float
+) -> bool:
+    """Whether something lies across the bowl's edge: a blob of tile colour or of no
+    print (skin, a sleeve) inside the floor that runs out past where any tile lying in
+    the bowl can reach, onto the ring of tray beyond. Tiles lie on the floor; hands come
+    from outside."""
+    n = floor.shape[0]
+    lip = np.zeros(floor.shape, np.uint8)
+    cv2.circle(lip, (n // 2, n // 2), n // 2, 255, -1)
+    cv2.circle(lip, (n // 2, n // 2), round(reach_px), 0, -1)
+    ring = lip > 0
+    hue, sat, val = cv2.split(hsv)
+    tray = (hue >= _TRAY_HUE[0]) & (hue <= _TRAY_HUE[1]) & (sat >= _TRAY_MIN_SAT)
+    foreign = ((labels > 0) | (~floor_like & ~tray)) & (val > 0)
+    least = 4.0 * (n / 100.0) ** 2  # a speck of noise is no hand
+    if np.count_nonzero(foreign[ring]) <= least:
+        return False  # nothing on the ring: the usual case
+    count, parts = cv2.connectedComponents(foreign.astype(np.uint8))
+    inside = np.bincount(parts[floor > 0], minlength=count)
+    outside = np.bincount(parts[ring], minlength=count)
+    return bool(np.any((inside[1:] > least) & (outside[1:] > least)))
 
 
 def _fragments(

@@ -58,11 +58,12 @@ def hue_classes(hsv: np.ndarray) -> np.ndarray:
 
 
 def label_map(
-    bgr: np.ndarray, gains: np.ndarray, *, grow_pale: bool = False
+    bgr: np.ndarray, gains: np.ndarray, *, grow_pale: bool = False, pale_inset_px: float = 0.0
 ) -> tuple[np.ndarray, np.ndarray]:
     """(labels, hsv): labels 1..4 for the tile colours (COLORS order), 0 elsewhere.
     `grow_pale` only where nothing pale shares a tile's hue (a bowl's lavender floor, not
-    a board's tinted fields)."""
+    a board's tinted fields); pale pixels within `pale_inset_px` of the blob's outside
+    are not grown (a blurred edge is pale too, and would fatten every tile)."""
     balanced = cv2.transform(bgr, np.diag(np.asarray(gains, np.float32)))  # saturates at 255
     hsv = cv2.cvtColor(balanced, cv2.COLOR_BGR2HSV)
     sat = hsv[..., 1]
@@ -83,6 +84,9 @@ def label_map(
     if not grow_pale:
         return labels, hsv
     weak = (hue_class > 0) & (labels == 0)
+    if pale_inset_px > 0:  # one inset for every colour: tiles of two colours rarely touch
+        inner = cv2.distanceTransform((hue_class > 0).view(np.uint8), cv2.DIST_L2, 3) > pale_inset_px
+        weak &= inner
     for k in range(1, len(COLORS) + 1):
         strong = labels == k
         pale = weak & (hue_class == k)

@@ -18,6 +18,7 @@ TILE_LIFT_MM = 5.0  # a tile's thickness: its top face lies this far above what 
 BIG_FLOOR_MM = 72.0
 SMALL_FLOOR_MM = 46.0
 SMALL_RING_MM = 130.0
+TRAY_RADIUS_MM = 190.0  # the tray's round rim
 
 
 def board_point_mm(point: tuple[float, float]) -> tuple[float, float]:

@@ -31,6 +31,9 @@ _OPEN = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
 # glare: what a glossy tile shows where it mirrors the lamp
 _GLARE_MIN_V, _GLARE_MAX_S = 150, 100
 _PLAUSIBLE = 0.09  # distance to a shape's prototypes within which a face may be that shape
+# a part cut from a blob of one colour has a straight cut for a side and keeps a piece of
+# the neck: its outline may lie this much further from its shape's
+_PLAUSIBLE_CUT = 0.18
 _MERGED = 1.55  # a face this much bigger than a tile is tiles touching, or no tile
 _PARTS_COVER = 0.8  # the share of a blob its parts must cover for a split to stand
 _MOST_SPLIT = 6  # a blob of more tiles than this is not split (a hand or a print, more likely)
@@ -219,7 +222,9 @@ def _split(
             part = (own == m).astype(np.uint8)
             cs, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
             tile = (
-                read_face(color, max(cs, key=cv2.contourArea) + np.array([x0, y0]), px_per_mm) if cs else None
+                read_face(color, max(cs, key=cv2.contourArea) + np.array([x0, y0]), px_per_mm, cut=True)
+                if cs
+                else None
             )
             if tile is None or tile.value != color:
                 parts = None
@@ -236,8 +241,9 @@ def _split(
     return None
 
 
-def read_face(color: str, contour: np.ndarray, px_per_mm: float) -> TileBlob | None:
-    """A face outline of one colour: that colour's tile, "unknown", or None if it is a speck."""
+def read_face(color: str, contour: np.ndarray, px_per_mm: float, *, cut: bool = False) -> TileBlob | None:
+    """A face outline of one colour: that colour's tile, "unknown", or None if it is a speck.
+    `cut`: the face is a part split from a blob of the colour (its shape is less sure)."""
     expected = expected_area(color, px_per_mm)
     hull_area = float(cv2.contourArea(cv2.convexHull(contour)))
     ratio = hull_area / expected
@@ -260,8 +266,10 @@ def read_face(color: str, contour: np.ndarray, px_per_mm: float) -> TileBlob | N
     # circle. The colour still names the tile when the face is a tile's size, solid, and
     # close to its colour's own shape even if not closest to it.
     own_distance = float(distances[SHAPES.index(own)])
-    if own_distance < _PLAUSIBLE and min(size_confidence, solid_confidence) >= 0.7:
-        closeness = 1.0 - own_distance / _PLAUSIBLE
+    # nearest to its own shape, though not by much (corners blurred alike): as plausible
+    plausible = _PLAUSIBLE_CUT if cut or shape == own else _PLAUSIBLE
+    if own_distance < plausible and min(size_confidence, solid_confidence) >= 0.7:
+        closeness = 1.0 - own_distance / plausible
         return TileBlob(
             color, 1, 0.5 * min(size_confidence, solid_confidence) * (0.5 + 0.5 * closeness), color, contour
         )
