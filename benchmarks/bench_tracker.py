@@ -254,11 +254,13 @@ class RenderedCamera:
 
 
 def _fingerprint() -> str:
-    """A hash of everything that makes an end-to-end stream: renderer, recogniser, simulator."""
+    """A hash of everything that makes an end-to-end stream: renderer, recogniser, simulator
+    (the Azul Kids recogniser, vision/kids, plays no part in it)."""
     root = Path(__file__).resolve().parent.parent
     digest = hashlib.sha256()
-    for path in sorted((*root.glob("vision/**/*.py"), *root.glob("vision/**/*.json"),
-                        *root.glob("companion/sim/*.py"), *root.glob("companion/rules/*.py"))):
+    files = (*root.glob("vision/**/*.py"), *root.glob("vision/**/*.json"),
+             *root.glob("companion/sim/*.py"), *root.glob("companion/rules/*.py"))
+    for path in sorted(p for p in files if "kids" not in p.relative_to(root).parts):
         digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]
 
