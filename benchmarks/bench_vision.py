@@ -12,6 +12,8 @@ light colour and falloff, glare, blur, noise, JPEG, wood/white tables, clutter, 
 - boards exact: boards found with rotation, side and every visible place right;
 - factories exact: discs found with exactly the right tiles (and unknown count);
 - centre exact: the centre pile's counts and marker right;
+- frames flagged occluded: of those where a hand hides part of the game, and of those
+  with no hand (which should not be: a tracker sets occluded frames aside whole);
 - median latency of recognize(), as the process's CPU time with OpenCV on one thread (so
   other work on the machine does not count; pin the run to one core with `taskset -c 1`),
   for 1920x1080 frames of a 4-player table and for 4000x3000 frames.
@@ -56,6 +58,12 @@ def place_values(board: dict) -> list:
     values.extend(board["floor"])
     values.extend(v for row in board["wall"] for v in row)
     return values
+
+
+def hidden_in_truth(truth: dict) -> bool:
+    """Whether anything of the game is hidden in the frame (by a hand, or out of frame)."""
+    return (any(UNKNOWN in place_values(b) for b in truth["boards"])
+            or any(f["unknown"] for f in truth["factories"]) or truth["center"]["unknown"] > 0)
 
 
 def _match(found: list[dict], truth: list[dict], radius: float) -> dict[int, int]:
@@ -161,6 +169,13 @@ def main(argv: list[str] | None = None) -> int:
         elif frame.shape[1] == 4000:
             latency["4000x3000"].append(dt)
         before = Counter(tally)
+        # "occluded" is for a hand over the play area (observation.md), not for what glare hides.
+        if cond.hand and hidden_in_truth(truth):
+            tally["frames_hand_over"] += 1
+            tally["flagged_hand_over"] += obs["occluded"]
+        elif not cond.hand:
+            tally["frames_no_hand"] += 1
+            tally["flagged_no_hand"] += obs["occluded"]
         failures: list[dict] = []
         score_frame(obs, truth, tally, failures)
         if failure_log is not None:
@@ -191,6 +206,8 @@ def main(argv: list[str] | None = None) -> int:
         "factories_exact": rate("factories_exact", "factories"),
         "factories_confidently_wrong": rate("factories_confidently_wrong", "factories"),
         "centre_exact": rate("centres_exact", "centres"),
+        "occluded_with_hand": rate("flagged_hand_over", "frames_hand_over"),
+        "occluded_without_hand": rate("flagged_no_hand", "frames_no_hand"),
         "extra_boards": tally["boards_extra"],
         "extra_factories": tally["factories_extra"],
         "latency_median_ms": {k: (statistics.median(v) if v else None) for k, v in latency.items()},
@@ -206,6 +223,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"factories exact:     {result['factories_exact']:.2%}  (target >= 99%)")
         print(f"factories wrong without unknown: {result['factories_confidently_wrong']:.2%}")
         print(f"centre exact:        {result['centre_exact']:.2%}")
+        print(f"flagged occluded:    {result['occluded_with_hand']:.2%} of {tally['frames_hand_over']} "
+              f"frames with a hand over the game, {result['occluded_without_hand']:.2%} of "
+              f"{tally['frames_no_hand']} without a hand")
         print(f"extra boards / factories: {tally['boards_extra']} / {tally['factories_extra']}")
         for k, v in latency.items():
             med = f"{statistics.median(v):.0f} ms CPU over {len(v)} frames" if v else "no frames"

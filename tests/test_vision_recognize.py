@@ -182,3 +182,15 @@ def test_a_frame_reads_the_same_whatever_was_read_before():
         cv2.setRNGSeed(state)
         readings.append(recognize(image, len(content.boards)))
     assert readings[0] == readings[1]
+
+
+def test_centre_tiles_left_unread_are_unknown_not_a_hand() -> None:
+    # A heap in the centre leaves some tiles unread. They are counted as unknown, and the
+    # frame is not "occluded": that is for a hand over the play area (observation.md), and
+    # a tracker sets such frames aside with everything else they show.
+    content, cond, rng = mixed_table(7, 0)
+    assert not cond.hand
+    frame, truth = render_table(content, cond, rng)
+    obs = recognize(frame, len(truth["boards"]))
+    assert obs["center"]["unknown"] > 0
+    assert not obs["occluded"]

@@ -82,7 +82,7 @@ class BoardReading:
     places: dict[tuple, Reading]
     sample_points: np.ndarray  # where each place was sampled, image px (for debug overlays)
     confidence: float
-    occluded: bool
+    occluded: bool  # the place model sees something (a hand, a cup) over a place
     balance: WhiteBalance
     histograms: np.ndarray  # word counts of each place's window, in PLACES order
     features: np.ndarray  # what the place model reads, one row a place, in PLACES order
@@ -143,11 +143,11 @@ def read_board(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
     else:
         side, side_conf = _decide_side(hists)
     if PLACE_MODELS:
-        places = _read_places(features, glare, hists, side)
+        places, covered = _read_places(features, glare, hists, side)
         if side_conf < _SIDE_SURE:  # the wall reads differently on each side: unread if unsure which
             places.update({p: Reading(UNKNOWN, places[p].confidence) for p in PLACES if p[0] == "wall"})
     else:
-        places = _read_by_mixes(hists, glare, vivid, side)
+        places, covered = _read_by_mixes(hists, glare, vivid, side), False
     if sure is not None:
         places = {p: r if r.confidence >= sure else Reading(UNKNOWN, r.confidence) for p, r in places.items()}
     in_place = _grid_in_place(hists, side)
@@ -160,10 +160,9 @@ def read_board(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
     floor = [places[("floor", i)].value for i in range(7)]
     wall = [[places[("wall", r, c)].value for c in range(5)] for r in range(5)]
     known = [r.confidence for r in places.values() if r.value != UNKNOWN]
-    any_unknown = any(r.value == UNKNOWN for r in places.values())
     confidence = board.confidence * side_conf * (min(known) if known else 0.0)
     return BoardReading(side, side_conf, lines, floor, wall, places, apply_h(board.panel_h, CENTERS + shift),
-                        float(confidence), any_unknown, wb, hists, features, in_place)
+                        float(confidence), covered, wb, hists, features, in_place)
 
 
 def read_registered(frame: np.ndarray, board: BoardFind,
@@ -469,9 +468,11 @@ def place_probabilities(kind: str, features: np.ndarray) -> tuple[list, np.ndarr
 
 
 def _read_places(features: np.ndarray, glare: np.ndarray, hists: np.ndarray,
-                 side: str) -> dict[tuple, Reading]:
+                 side: str) -> tuple[dict[tuple, Reading], bool]:
+    """Each place's reading, and whether the model sees something (a hand, a cup) over any."""
     probs = _by_kind(lambda place: place_kind(place, side), list(range(len(PLACES))), features)
     places = {}
+    covered = False
     for i, place in enumerate(PLACES):
         total = hists[i].sum() + glare[i]
         classes, p = probs[i]
@@ -485,6 +486,7 @@ def _read_places(features: np.ndarray, glare: np.ndarray, hists: np.ndarray,
             probs[i] = (classes, p)
         best = int(np.argmax(p))
         conf = float(p[best])
+        covered |= classes[best] == HIDDEN
         places[place] = Reading(classes[best] if conf >= _SURE and classes[best] != HIDDEN else UNKNOWN, conf)
     for k in range(5):
         index = [PLACES.index(("line", k, j)) for j in range(k + 1)]
@@ -496,7 +498,7 @@ def _read_places(features: np.ndarray, glare: np.ndarray, hists: np.ndarray,
             decoded[weakest] = Reading(UNKNOWN, decoded[weakest].confidence)
         for j, reading in enumerate(decoded):
             places[("line", k, j)] = reading
-    return places
+    return places, covered
 
 
 def _decode_line(probs: list[tuple[list, np.ndarray]]) -> list[Reading] | None:

@@ -61,6 +61,7 @@ class FactoryReading:
     confidence: float
     tile_points: list = field(default_factory=list)
     slot_values: list = field(default_factory=list)
+    covered: bool = False  # something (a hand, a sleeve, a cup) lies over the disc's rim
 
     def as_json(self) -> dict:
         return {"center": [round(float(v)) for v in self.center], "tiles": self.tiles,
@@ -427,7 +428,8 @@ def _read_disc(frame: np.ndarray, c_img: np.ndarray, ppm_img: float, wb: WhiteBa
     center_img = apply_h(disc_to_img, [[0.0, 0.0]])[0]
     radius_img = DISC_RADIUS_MM * math.sqrt(abs(np.linalg.det(disc_to_img[:2, :2])))
     confidence = float(min([1.0] + [c for v, c in zip(values, confs, strict=True) if v != UNKNOWN]))
-    return FactoryReading(center_img, radius_img, tiles, unknown, confidence, points, values)
+    return FactoryReading(center_img, radius_img, tiles, unknown, confidence, points, values,
+                          covered=bool(hidden.any()))
 
 
 # The ring's print (RGB 236, 222, 188); boards balanced to CREAM_RGB show it so too.

@@ -50,8 +50,10 @@ def analyse(frame_bgr: np.ndarray, players: int | None = None) -> Recognition:
     factories, center = read_factories(frame, small, scale, table_wb, [b for b, _ in readings])
 
     boards_json = [_board_json(b, r) for b, r in readings]
-    occluded = any(r.occluded for _, r in readings) or any(f.unknown for f in factories) \
-        or (center is not None and center.unknown > 0)
+    # Occluded means something (a hand) is over the play area, as observation.md has it: a
+    # place or a centre tile read as "unknown" (glare, blur) says so itself and leaves the
+    # rest of the frame worth reading.
+    occluded = any(r.occluded for _, r in readings) or any(f.covered for f in factories)
     observation = {
         "format": FORMAT,
         "image": {"width": int(w), "height": int(h)},
