@@ -32,8 +32,11 @@ def table():
     return frame, truth, rec
 
 
-def _truth_of(board, truth: dict) -> dict:
-    return min(truth["boards"], key=lambda b: np.hypot(*np.subtract(b["center"], board.center)))
+def _read_and_true(board, reading, truth: dict) -> tuple[list, list]:
+    """Every place of a board as read, and as the truth of the board nearest it has it."""
+    expected = min(truth["boards"], key=lambda b: np.hypot(*np.subtract(b["center"], board.center)))
+    return (_places(reading.lines, reading.floor, reading.wall),
+            _places(expected["lines"], expected["floor"], expected["wall"]))
 
 
 def test_a_grid_in_place_is_read(table):
@@ -41,9 +44,7 @@ def test_a_grid_in_place_is_read(table):
     colored = [(b, r) for b, r in rec.boards if r.side == "colored"]
     assert colored
     for board, reading in colored:
-        expected = _truth_of(board, truth)
-        read = _places(reading.lines, reading.floor, reading.wall)
-        true = _places(expected["lines"], expected["floor"], expected["wall"])
+        read, true = _read_and_true(board, reading, truth)
         assert sum(r == t for r, t in zip(read, true, strict=True)) >= 40
 
 
@@ -56,11 +57,9 @@ def test_a_grid_off_by_a_cell_reads_nothing_wrong(table, dx, dy):
     for board, reading in rec.boards:
         if reading.side != "colored":
             continue
-        expected = _truth_of(board, truth)
         off = board.panel_h @ np.array([[1.0, 0, dx], [0, 1.0, dy], [0, 0, 1.0]])
         wrong = read_board(frame, dataclasses.replace(board, panel_h=off), reading.balance)
-        read = _places(wrong.lines, wrong.floor, wrong.wall)
-        true = _places(expected["lines"], expected["floor"], expected["wall"])
+        read, true = _read_and_true(board, wrong, truth)
         assert all(r == t for r, t in zip(read, true, strict=True) if r != UNKNOWN)
 
 
@@ -90,9 +89,7 @@ def test_a_grid_off_the_print_is_moved_onto_it(table, monkeypatch, move):
     colored = [(b, r) for b, r in moved.boards if r.side == "colored"]
     assert colored
     for board, reading in colored:
-        expected = _truth_of(board, truth)
-        read = _places(reading.lines, reading.floor, reading.wall)
-        true = _places(expected["lines"], expected["floor"], expected["wall"])
+        read, true = _read_and_true(board, reading, truth)
         assert all(r == t for r, t in zip(read, true, strict=True) if r != UNKNOWN)
         assert sum(r == t for r, t in zip(read, true, strict=True)) >= 40
         # A grid placed from the print asks more of its places than one from the outline.
