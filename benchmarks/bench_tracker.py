@@ -19,9 +19,9 @@ per 1,000 moves (--offline: moves wrong in the final record), and the tracker's 
 observation.
 
 --e2e N plays N whole games end to end instead: every still state of the table is drawn
-by the synthetic renderer (vision.synth.render_table, 3 frames a state, 1280x720, the
-camera over the table from seat 0's side) and read back by the real recogniser
-(vision.recognize.recognize); the tracker gets what the recogniser reports. It prints a
+by the synthetic renderer (vision.synth.render_table, a frame with a hand over the table
+then 3 without, 1280x720, the camera over the table from seat 0's side) and read back by
+the real recogniser (vision.recognize.recognize); the tracker gets what it reports. It prints a
 line per game as it goes (rendering and recognising cost about 0.4 s a frame), then the
 same measures, with frames and time. Nothing here imports vision otherwise. With
 --cache DIR each game's recognised stream is kept and read back by later runs, so that
@@ -33,13 +33,14 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import inspect
 import json
 import pickle
 import random
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from multiprocessing import Pool
 from pathlib import Path
 
@@ -208,7 +209,9 @@ class RenderedCamera:
 
     Seats and factories are laid out the way observation.md numbers them (seat 0 at the
     bottom of the picture, boards and factories clockwise), so the tracker's numbers are
-    the game's. Hands, dropped frames and misread refills come from the recogniser alone.
+    the game's. Each still state is first seen with a hand over the table (the move being
+    made), then in ``frames`` frames without; whether the hand is seen, dropped frames and
+    misread refills come from the recogniser alone.
     """
 
     partial_refill = 0.0
@@ -245,23 +248,25 @@ class RenderedCamera:
             dict(true["center"]["tiles"]), true["center"]["marker"])
         frames = []
         start = time.perf_counter()
-        for _frame in range(self.frames):
-            image, _truth = render_table(content, self.conditions, self.rng)
+        for hand in (True, *[False] * self.frames):
+            image, _truth = render_table(content, replace(self.conditions, hand=hand), self.rng)
             frames.append(recognize(image, self.players))
         self.render_seconds += time.perf_counter() - start
-        self.rendered += self.frames
+        self.rendered += len(frames)
         return frames
 
 
 def _fingerprint() -> str:
     """A hash of everything that makes an end-to-end stream: renderer, recogniser, simulator
-    (the Azul Kids recogniser, vision/kids, plays no part in it)."""
+    and the camera that draws each still state (the Azul Kids recogniser, vision/kids, plays
+    no part in it)."""
     root = Path(__file__).resolve().parent.parent
     digest = hashlib.sha256()
     files = (*root.glob("vision/**/*.py"), *root.glob("vision/**/*.json"),
              *root.glob("companion/sim/*.py"), *root.glob("companion/rules/*.py"))
     for path in sorted(p for p in files if "kids" not in p.relative_to(root).parts):
         digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
+    digest.update(inspect.getsource(RenderedCamera).encode())  # how each still state is drawn
     return digest.hexdigest()[:16]
 
 
