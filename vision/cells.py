@@ -254,6 +254,7 @@ _DIAGONAL_PLAIN = 0.45
 # panel's); then at twice the scale, within _FINE_REACH crop px and _FINE_PITCHES of
 # the best.
 _SEARCH_SCALE = 0.125
+_PITCH = (wall_center(0, 1)[0] - wall_center(0, 0)[0], wall_center(1, 0)[1] - wall_center(0, 0)[1])
 _SEARCH_REACH = 440
 _SEARCH_PITCHES = np.linspace(0.76, 1.3, 10)
 _FINE_REACH = 16
@@ -368,11 +369,12 @@ def _print_search(shares: tuple[np.ndarray, np.ndarray], s: float, around: tuple
     ax, ay = (around[0] + m) * s + pad, (around[1] + m) * s + pad
     best = (-1.0, 1.0, 1.0, around)
     for sx in pitches[0]:
-        xs = [slice(x - r_px, x + r_px + 1) for x in (round(ax + 84 * c * sx * s) for c in range(5))]
+        xs = [slice(x - r_px, x + r_px + 1) for x in (round(ax + _PITCH[0] * c * sx * s) for c in range(5))]
         seen_row = sum(seen[:, x] for x in xs)
         rows = [sum(shown[(c - r) % 5, :, x] for c, x in enumerate(xs)) for r in range(5)]
         for sy in pitches[1]:
-            ys = [slice(y - r_px, y + r_px + 1) for y in (round(ay + 86 * r * sy * s) for r in range(5))]
+            ys = [slice(y - r_px, y + r_px + 1)
+                  for y in (round(ay + _PITCH[1] * r * sy * s) for r in range(5))]
             num = sum(row[y] for row, y in zip(rows, ys, strict=True))
             cnt = sum(seen_row[y] for y in ys)
             score = np.where(cnt >= 13, num / np.maximum(cnt, 1), 0.0)
