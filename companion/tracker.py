@@ -15,7 +15,10 @@ then compares it with what the engine predicts:
   corrected", by how well the table it predicts matches the view, and accepts the best
   at once when it is clearly ahead and explains what changed; when two moves look
   alike it asks (:class:`Prompt`), and Next/Previous and Confirm pick one;
-- on the grey wall it reads the column each tile went to.
+- on the grey wall it reads the column each tile went to;
+- a take or placement it accepted without asking is replaced when later still states keep
+  showing another one clearly better (more of them than showed the table as accepted;
+  :mod:`companion.tracking.retro`), or when a person's answer only fits once it is.
 
 Only what players choose is read: the engine knows the coloured wall, the centre and the
 rest. A table that fits no legal move is checked against the usual physical mistakes
@@ -53,6 +56,7 @@ from companion.rules.azul import (
 from companion.rules.azul_record import Record, apply_event, event_to_json, replay
 from companion.rules.errors import RulesError
 from companion.tracking import hypotheses as hyp
+from companion.tracking import retro
 from companion.tracking import revision as rev
 from companion.tracking.consensus import Consensus, View
 from companion.tracking.evidence import Counts, FactoryEvidence
@@ -76,6 +80,7 @@ ACTIONS = ("confirm", "next", "previous", "undo", "menu")
 GAIN = 1.5  # a move must explain at least this much more than "nothing happened" to be taken alone
 GAIN_ASK = 1.0  # ... and this much to be worth a question
 MARGIN = 1.5  # the best move must be this much closer than the next one to be taken without asking
+LINE_MARGIN = 1.0  # ... or this much, when the moves that close differ only in the line
 LOCAL = 2.0  # the places a move touched may disagree with the view this much at most
 REST = 3.0  # the places it did not touch, this much (more: something else changed too)
 EXACT_ROOM = 1.5  # REST (takes), LOCAL (placements) this much more when the event's own places match
@@ -90,6 +95,8 @@ REFILL_TIE = 0.25  # live, a refill question is asked only when two draws are th
 STALL = 40  # frames without progress before the table is told the tracker is stuck
 REVISITS = 2  # a refill may be put back in place this often in a round, no more
 RETRO_MARGIN = 1.5  # a corrected refill must fit the table this much better to replace the accepted one
+SECOND_LOOK = 8  # takes and placements, counted back from the last, that may be replaced by another
+REPLACE_LEAD = 0.5  # ... by one that fits the table RETRO_MARGIN better and leads the others this much
 
 
 @dataclass(frozen=True)
@@ -99,7 +106,7 @@ class Accepted:
     event: Event
     player: int | None  # the seat of a take/place, None for a refill
     auto: bool  # True: accepted without asking
-    revised: bool = False  # True: this refill replaces the round's refill, misread when it was laid out
+    revised: bool = False  # True: this replaces an event accepted earlier (a misread refill or move)
 
 
 @dataclass(frozen=True)
@@ -170,6 +177,7 @@ class Tracker:
         self.auto = 0  # events accepted without asking
         self.warned = 0  # warnings reported
         self.revised = 0  # refills corrected from later views
+        self.replaced = 0  # takes and placements replaced from later views or a person's answer
         self._view: View | None = None
         self._decision: _Decision | None = None
         self._streak = 0
@@ -182,11 +190,18 @@ class Tracker:
         self._alternatives: dict[int, set[Counts]] = {}  # other contents a taken factory may have had
         self._strikes: dict[tuple[int, Counts], set[int]] = {}  # retro corrections, by still state
         self._tried: dict[Refill, int] = {}  # refills this round has had, and how often
+        self._doubts: dict[tuple[int, Event], set[int]] = {}  # other events the still states favoured
+        self._replaced: dict[tuple[int, Event], int] = {}  # events put in by second thoughts, how often
+        self._confirmed: set[int] = set()  # events a person confirmed: never replaced
+        self._resumed = len(record.events)  # ... nor the events of the record the tracker resumed from
+        self._accepted_at: dict[int, int] = {}  # the still state each event was accepted in
+        self._matched: set[int] = set()  # still states that showed the table as the engine has it
         self._states = 0  # still states closed so far
         self._frames = 0  # non-occluded frames seen
         self._changed_at = 0  # ... when the last event was accepted
         self._refill_seen_at: int | None = None  # ... when this round's factories were first read
         self._stalled = False
+        self._lapsed: Prompt | None = None  # the question about this turn the view took back
 
     # --- inputs ----------------------------------------------------------------------
 
@@ -239,21 +254,51 @@ class Tracker:
     def answer(self, event: Event, player: int | None = None) -> list[Result]:
         """A person's answer to the pending question (the offline stream's ``answer`` lines).
 
-        Ignored unless the tracker asks (or is about to: a question seen once already).
-        An answer that cannot come now may name the turn after the one asked about (the
-        question came late); see :meth:`_answer_later`. Otherwise it is ignored.
+        Ignored unless the tracker asks (or is about to: a question seen once already; or
+        did: a question put to the table about this turn, which lapsed when the view
+        changed, is still answered). An answer that cannot come now may name the turn after
+        the one asked about (the question came late); see :meth:`_answer_later`. Otherwise
+        it is ignored.
         """
-        asking = self.prompt is not None or (
-            self._decision is not None and self._decision.kind in ("ask", "warn"))
-        if not asking:
+        shown: Prompt | _Decision | None = self.prompt
+        if shown is None and self._decision is not None and self._decision.kind in ("ask", "warn"):
+            shown = self._decision
+        shown = shown or self._lapsed
+        if shown is None:
             return []
-        shown = self.prompt if self.prompt is not None else self._decision
-        candidates = shown.candidates  # type: ignore[union-attr]
+        candidates = shown.candidates
         if not (isinstance(event, Take) and player is not None and player != self.game.turn):
             accepted = self._confirm(event)
             if accepted:
                 return accepted
-        return self._answer_later(event, player, candidates)
+        return self._answer_later(event, player, candidates) or self._answer_elsewhere(event, player)
+
+    def _answer_elsewhere(self, event: Event, player: int | None) -> list[Result]:
+        """An answer that fits only once a recent event accepted without asking is another.
+
+        A person says what happened; when that cannot follow the game as it stands, one of
+        the tracker's own guesses was wrong: the replacement that fits the view best, with
+        the answer made after it, stands.
+        """
+        if not isinstance(event, Take | Place) or not self._may_revise():
+            return []
+        fits: list[tuple[float, int, Event, Game]] = []
+        scorer = Scorer(self._view) if self._view is not None else None
+        for index in self._doubtful():
+            for other, _table, game in self._replacements(index):
+                if isinstance(event, Take) and player is not None and player != game.turn:
+                    continue
+                trial = game.copy()
+                try:
+                    apply_event(trial, event, player if isinstance(event, Take) else None)
+                except RulesError:
+                    continue
+                cost = scorer.cost(retro.present_table(trial)) if scorer is not None else 0.0
+                fits.append((cost, index, other, game))
+        if not fits:
+            return []
+        _cost, index, other, game = min(fits, key=lambda item: item[0])
+        return [self._replace(index, other, game), *self._confirm(event)]
 
     def _answer_later(self, event: Event, player: int | None, candidates: tuple[Event, ...]) -> list[Result]:
         """An answer about the turn after the one asked about: that turn is the candidate
@@ -306,12 +351,14 @@ class Tracker:
         """What a person says happened, asked or not: the display's "none of these".
 
         The event must be legal now (a take by the player to move, a grey-wall placement,
-        the round's refill); otherwise nothing changes and a warning says why.
+        the round's refill), or once a recent event the tracker accepted without asking is
+        replaced by another; otherwise nothing changes and a warning says why.
         """
         try:
             self._legal_copy(event)
         except RulesError as error:
-            return self._set_warnings((Warning("refused", _(
+            mover = self.game.turn if isinstance(event, Take) else None
+            return self._answer_elsewhere(event, mover) or self._set_warnings((Warning("refused", _(
                 "That cannot have happened here: {reason}").format(reason=error)),))
         return self._confirm(event)
 
@@ -341,6 +388,11 @@ class Tracker:
                 if revision is not None:
                     out.append(revision)
                     continue
+            if decision.kind != "wait":
+                revision = self._second_thoughts(self._view, under_way=decision.kind != "none")
+                if revision is not None:
+                    out.append(revision)
+                    continue
             if self._decision is None or decision.key != self._decision.key:
                 self._decision, self._streak, self._committed = decision, 0, False
             else:
@@ -367,6 +419,7 @@ class Tracker:
         if decision.kind == "none":
             # The table matches the engine again: a mistake was put right, a question lapsed.
             self.warnings = ()
+            self._lapsed = self.prompt or self._lapsed
             self.prompt = None
             return out
         if decision.kind == "warn":
@@ -429,7 +482,12 @@ class Tracker:
         # Misreads that last a still state pile up elsewhere on a big table: a move whose own
         # places match the view exactly may leave a little more unexplained.
         room = REST + EXACT_ROOM if local == 0 and second - best.cost >= EXACT_MARGIN else REST
-        if (local <= LOCAL and rest <= room and gain >= GAIN and second - best.cost >= MARGIN
+        # Which line a take went to, a later view tells again (and second thoughts put it
+        # right): a smaller lead is enough when the takes close behind differ in line alone.
+        margin = LINE_MARGIN if all(
+            o.move.source == best.move.source and o.move.color == best.move.color
+            for o in options[1:] if o.cost < best.cost + MARGIN) else MARGIN
+        if (local <= LOCAL and rest <= room and gain >= GAIN and second - best.cost >= margin
                 and best.move != self._suspect):
             return self._take_with(best, auto=True)
         if local <= LOCAL * 1.5:
@@ -621,7 +679,9 @@ class Tracker:
         # its emptied line are seen exactly.
         room = LOCAL + EXACT_ROOM if self._placed_exactly(view, place) and second - cost >= EXACT_MARGIN \
             else LOCAL
-        if gain >= GAIN and cost <= room and second - cost >= MARGIN and place != self._suspect:
+        # Every pending line is placed before the round ends, so only the column is in
+        # doubt: the tile seen on the wall alone is enough, and a later view corrects it.
+        if gain >= GAIN_ASK and cost <= room and second - cost >= MARGIN and place != self._suspect:
             return place, seat
         near = [p for c, _p, same in ranked if c / weight <= cost + MARGIN + 1 for p in same]
         return self._ask(near[:CHOICES], seat)
@@ -792,6 +852,115 @@ class Tracker:
         log.info("refill corrected from the round's evidence: %s", revised)
         return Accepted(revised, None, auto=True, revised=True)
 
+    def _second_thoughts(self, view: View, under_way: bool) -> Accepted | None:
+        """Replace a recent take or placement by another that the table keeps showing instead.
+
+        Only events accepted without asking, among the last :data:`SECOND_LOOK`; the other
+        event must fit the view clearly better than the game as it stands (with the move
+        ``under_way``, when the view shows one), and than every other replacement, in two
+        still states more than showed the table as the engine has it.
+        """
+        if not self._may_revise():
+            return None
+        scorer = Scorer(view)
+        present = self._cached("present", lambda: retro.present_table(self.game))
+        null_cost = scorer.cost(present)
+        if null_cost < RETRO_MARGIN:
+            self._matched.add(self._states)
+            return None
+        if under_way:
+            # The move under way explains part of the view too: the replacement must beat it.
+            null_cost = min(null_cost, self._next_cost(scorer))
+        ranked: list[tuple[float, int, Event, Game]] = []
+        seen: set[Table] = {present}
+        for index in self._doubtful():
+            for other, table, game in self._replacements(index):
+                if table not in seen:  # events the table cannot tell apart leave the same table
+                    seen.add(table)
+                    ranked.append((scorer.cost(table), index, other, game))
+        if not ranked:
+            return None
+        ranked.sort(key=lambda item: item[0])
+        cost, index, other, game = ranked[0]
+        if cost + RETRO_MARGIN > null_cost or (len(ranked) > 1 and ranked[1][0] - cost < REPLACE_LEAD):
+            return None
+        key = (index, other)
+        if self._replaced.get(key, 0) >= REVISITS:
+            return None  # the evidence goes round in circles: keep what stands
+        strikes = self._doubts.setdefault(key, set())
+        strikes.add(self._states)
+        # Still states that showed the table as the engine has it speak for the event: a
+        # misread that lasts is outvoted by them.
+        support = sum(1 for state in self._matched if state >= self._accepted_at.get(index, 0))
+        if len(strikes) < 2 + support and self._frames - self._changed_at < STALL:
+            return None
+        return self._replace(index, other, game)
+
+    def _next_cost(self, scorer: Scorer) -> float:
+        """How close the best next take or placement comes to the view."""
+        if self.game.phase == DRAFTING:
+            options = self._options(scorer)
+            return options[0].cost if options else math.inf
+        if self.game.phase == TILING:
+            tables = self._cached("place tables", self._place_tables)
+            return min((scorer.cost(table) for table in tables), default=math.inf)
+        return math.inf
+
+    def _place_tables(self) -> list[Table]:
+        out = []
+        for place in self.game.generate_legal_moves():
+            trial = self.game.copy()
+            apply_event(trial, place, place.player)  # type: ignore[union-attr]
+            out.append(retro.present_table(trial))
+        return out
+
+    def _doubtful(self) -> list[int]:
+        """The recent takes and placements accepted without asking, last first."""
+        out = []
+        looked = 0
+        for index in range(len(self.record.events) - 1, self._resumed - 1, -1):
+            if not isinstance(self.record.events[index], Take | Place):
+                continue
+            if index not in self._confirmed:
+                out.append(index)
+            looked += 1
+            if looked == SECOND_LOOK:
+                break
+        return out
+
+    def _replacements(self, index: int) -> list[tuple[Event, Table, Game]]:
+        """Each other event for event ``index``, the table it leaves and the game (as it stands now)."""
+        def make() -> list[tuple[Event, Table, Game]]:
+            phase = self.game.phase
+            return [(other, retro.present_table(game), game)
+                    for other, game in retro.alternatives(self.record, index) if game.phase == phase]
+        return self._cached(f"replacements {index}", make)
+
+    def _replace(self, index: int, other: Event, game: Game) -> Accepted:
+        """Put ``other`` in place of event ``index``, and play the events since again."""
+        old = self.record.events[index]
+        if self.sink is not None:
+            for _event in self.record.events[index:]:
+                self.sink.undo()  # type: ignore[attr-defined]
+            again = [other, *self.record.events[index + 1:]]
+            for event, player in zip(again, self.record.movers[index:], strict=True):
+                self.sink.append(event_to_json(event, player))  # type: ignore[attr-defined]
+        self.record.events[index] = other
+        self._accepted_at[index] = self._states  # what the table showed before spoke for the old event
+        self._replaced[(index, old)] = self._replaced.get((index, old), 0) + 1
+        self._replaced[(index, other)] = self._replaced.get((index, other), 0) + 1
+        self.game = game
+        self._base = None  # a replaced take before the round's refill changes what it was drawn from
+        self._doubts.clear()
+        self._changed()
+        self.replaced += 1
+        player = self.record.movers[index]
+        log.info("event %d replaced from later views: %s by %s", index, other, player)
+        replaced = Accepted(other, player, auto=True, revised=True)
+        if index == len(self.record.events) - 1:
+            self.last = replaced
+        return replaced
+
     def _may_revise(self) -> bool:
         # Revising rewrites the events since the refill: only with a sink that can take them back.
         return self.sink is None or hasattr(self.sink, "undo")
@@ -876,8 +1045,11 @@ class Tracker:
         if self.sink is not None:
             self.sink.append(event_to_json(event, player))  # type: ignore[attr-defined]
         self.record.append(event, player)
+        if not auto:
+            self._confirmed.add(len(self.record.events) - 1)
         self.game = trial
         self._changed(carry=self._consensus.frames)
+        self._accepted_at[len(self.record.events) - 1] = self._states
         self.last = Accepted(event, player, auto)
         if auto:
             self.auto += 1
@@ -907,6 +1079,9 @@ class Tracker:
             return []
         event = self.record.events.pop()
         self.record.movers.pop()
+        self._confirmed.discard(len(self.record.events))
+        self._replaced = {key: n for key, n in self._replaced.items() if key[0] < len(self.record.events)}
+        self._doubts.clear()
         undo = getattr(self.sink, "undo", None)
         if undo is not None:
             undo()
@@ -940,6 +1115,7 @@ class Tracker:
         self._stalled = False
         self._cache.clear()
         self.prompt = None
+        self._lapsed = None
         self.warnings = ()
         self._decision = None
         self._streak = 0

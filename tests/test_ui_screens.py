@@ -16,6 +16,7 @@ from companion.explain import breakdown
 from companion.ui import samples
 from companion.ui.layout import PX_PER_MM_7INCH, SIZES, TOUCH_MM, Metrics
 from companion.ui.screens.base import Action, Settings
+from companion.ui.view import build_view
 from companion.ui.widgets import Canvas
 
 
@@ -283,3 +284,15 @@ def test_kids_setup_chooses_between_the_examples_and_our_boards():
     app, started = kids_setup((800, 480), KidsSettings(samples.NAMES[:2], "apprentice"))
     touch(app, "game:azul", "variant:grey", "start")
     assert started[-1] == Settings(samples.NAMES[:2], "grey")
+
+
+
+def test_the_last_move_says_whether_a_person_confirmed_it_or_the_companion_corrected_it():
+    game, last = samples.play(2, rounds=1, turns=3)
+
+    def said(**kind) -> str:
+        return build_view(game, samples.NAMES[:2], last=samples.Seen(last.event, last.player, **kind)).last
+
+    seen = said(auto=True)
+    assert said(auto=False) == seen + " (confirmed)"
+    assert said(auto=True, revised=True) == seen + " (corrected)"

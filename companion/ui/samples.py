@@ -30,6 +30,7 @@ class Seen:
     event: Event
     player: int | None
     auto: bool = True
+    revised: bool = False
 
 
 @dataclass(frozen=True)

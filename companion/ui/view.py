@@ -194,7 +194,8 @@ def build_view(game: Game, names: list[str] | tuple[str, ...], *, prompt: Any = 
             tuple(_event_color(c) for c in prompt.candidates), prompt.selected, prompt.player,
             tuple(prompt.candidates)),
         warnings=tuple(WarningView(w.code, w.message, dict(w.where)) for w in warnings),
-        last=None if last is None else describe(last.event, last.player, names, auto=last.auto),
+        last=None if last is None else describe(last.event, last.player, names, auto=last.auto,
+                                                revised=last.revised),
         last_color=None if last is None else _event_color(last.event),
         report=round_report(game), ending=ending(game, names), frame=frame, status=status)
 
@@ -280,10 +281,11 @@ def _placement_points(game: Game, move: Place, color: int) -> int:
     return TileScore(0, move.player, move.line, move.column, color, across, down).points
 
 
-def describe(event: Take | Place | Refill, player: int | None, names: tuple[str, ...],
-             auto: bool | None = None, named: bool = True) -> str:
+def describe(event: Take | Place | Refill, player: int | None, names: tuple[str, ...], *,
+             auto: bool | None = None, named: bool = True, revised: bool = False) -> str:
     """An event in plain words, e.g. "Åse: red from factory 3 to line 2" (``named=False``: without
-    the player, where the screen says whose move it is)."""
+    the player, where the screen says whose move it is; ``revised``: it replaced one the
+    companion had accepted wrongly)."""
     if isinstance(event, Refill):
         text = _("New round: the factories are filled")
     else:
@@ -301,6 +303,8 @@ def describe(event: Take | Place | Refill, player: int | None, names: tuple[str,
             text = _("{name}: {move}").format(name=name, move=text)
     if auto is False:
         text += " " + _("(confirmed)")
+    elif revised:
+        text += " " + _("(corrected)")
     return text
 
 
