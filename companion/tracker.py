@@ -838,13 +838,7 @@ class Tracker:
         old = counts_of_refill(refill)
         for number, _counts in changes:
             self._alternatives.setdefault(number, set()).add(old[number])
-        if self.sink is not None:
-            for _event in self.record.events[index:]:
-                self.sink.undo()  # type: ignore[attr-defined]
-            again = [revised, *self.record.events[index + 1:]]
-            for event, player in zip(again, self.record.movers[index:], strict=True):
-                self.sink.append(event_to_json(event, player))  # type: ignore[attr-defined]
-        self.record.events[index] = revised
+        self._rewrite(index, revised)
         self.game = game
         self._strikes.clear()
         self._changed()
@@ -939,13 +933,7 @@ class Tracker:
     def _replace(self, index: int, other: Event, game: Game) -> Accepted:
         """Put ``other`` in place of event ``index``, and play the events since again."""
         old = self.record.events[index]
-        if self.sink is not None:
-            for _event in self.record.events[index:]:
-                self.sink.undo()  # type: ignore[attr-defined]
-            again = [other, *self.record.events[index + 1:]]
-            for event, player in zip(again, self.record.movers[index:], strict=True):
-                self.sink.append(event_to_json(event, player))  # type: ignore[attr-defined]
-        self.record.events[index] = other
+        self._rewrite(index, other)
         self._accepted_at[index] = self._states  # what the table showed before spoke for the old event
         self._replaced[(index, old)] = self._replaced.get((index, old), 0) + 1
         self._replaced[(index, other)] = self._replaced.get((index, other), 0) + 1
@@ -960,6 +948,16 @@ class Tracker:
         if index == len(self.record.events) - 1:
             self.last = replaced
         return replaced
+
+    def _rewrite(self, index: int, event: Event) -> None:
+        """Event ``index`` becomes ``event``: the sink takes the events since back and gets them again."""
+        if self.sink is not None:
+            for _event in self.record.events[index:]:
+                self.sink.undo()  # type: ignore[attr-defined]
+            again = [event, *self.record.events[index + 1:]]
+            for then, player in zip(again, self.record.movers[index:], strict=True):
+                self.sink.append(event_to_json(then, player))  # type: ignore[attr-defined]
+        self.record.events[index] = event
 
     def _may_revise(self) -> bool:
         # Revising rewrites the events since the refill: only with a sink that can take them back.
