@@ -909,7 +909,7 @@ class Tracker:
         return out
 
     def _doubtful(self) -> list[int]:
-        """The recent takes and placements accepted without asking, last first."""
+        """Of the last :data:`SECOND_LOOK` takes and placements, those accepted without asking, last first."""
         out = []
         looked = 0
         for index in range(len(self.record.events) - 1, self._resumed - 1, -1):
@@ -960,7 +960,8 @@ class Tracker:
         self.record.events[index] = event
 
     def _may_revise(self) -> bool:
-        # Revising rewrites the events since the refill: only with a sink that can take them back.
+        # Revising rewrites recorded events (since a refill or a replaced move): only with a
+        # sink that can take them back.
         return self.sink is None or hasattr(self.sink, "undo")
 
     def _round_base(self) -> tuple[int, Game] | None:
