@@ -67,6 +67,7 @@ from companion.tracking.tables import (
     Scorer,
     Table,
     after_take,
+    in_places,
     placed_boards,
     table_of,
     tiling_table,
@@ -95,6 +96,8 @@ REFILL_TIE = 0.25  # live, a refill question is asked only when two draws are th
 STALL = 40  # frames without progress before the table is told the tracker is stuck
 REVISITS = 2  # a refill may be put back in place this often in a round, no more
 RETRO_MARGIN = 1.5  # a corrected refill must fit the table this much better to replace the accepted one
+RETRO_LEAN = 0.75  # ... or this much better in LEAN_STATES still states
+LEAN_STATES = 3
 SECOND_LOOK = 8  # takes and placements, counted back from the last, that may be replaced by another
 REPLACE_LEAD = 0.5  # ... by one that fits the table RETRO_MARGIN better and leads the others this much
 
@@ -188,7 +191,8 @@ class Tracker:
         self._evidence_round = self._round_key()
         self._base: tuple[int, Game] | None = None  # (refill index, state it was drawn from)
         self._alternatives: dict[int, set[Counts]] = {}  # other contents a taken factory may have had
-        self._strikes: dict[tuple[int, Counts], set[int]] = {}  # retro corrections, by still state
+        # retro corrections: how far each led, by still state
+        self._strikes: dict[tuple[int, Counts], dict[int, float]] = {}
         self._tried: dict[Refill, int] = {}  # refills this round has had, and how often
         self._doubts: dict[tuple[int, Event], set[int]] = {}  # other events the still states favoured
         self._replaced: dict[tuple[int, Event], int] = {}  # events put in by second thoughts, how often
@@ -468,9 +472,10 @@ class Tracker:
         local = scorer.local(best.table, null)
         rest = best.cost - local
         # Whether a change is worth a question is judged in places, whatever the mover's
-        # board's confidence: one tile moved that the view shows exactly is.
+        # board's confidence: one tile moved is, when the view shows the move's own places
+        # exactly (misreads elsewhere do not make the change smaller).
         seen = view.boards[game.turn]
-        places = gain / seen.weight if seen is not None and best.cost == 0 else gain
+        places = in_places(gain, seen.weight) if seen is not None and local == 0 else gain
         if places < GAIN_ASK or (gain < GAIN and local > 0):
             return _Decision("none", ("none", self._version))
         second = options[1].cost if len(options) > 1 else math.inf
@@ -671,10 +676,10 @@ class Tracker:
         cost, place, _same = ranked[0]
         # Everything here is one board's: judge it in places, whatever the board's confidence.
         weight = view.boards[seat].weight if view.boards[seat] is not None else 1.0  # type: ignore[union-attr]
-        gain, cost = gain / weight, cost / weight
+        gain, cost = in_places(gain, weight), in_places(cost, weight)
         if gain < GAIN_ASK:
             return _Decision("none", ("none", self._version))
-        second = ranked[1][0] / weight if len(ranked) > 1 else math.inf
+        second = in_places(ranked[1][0], weight) if len(ranked) > 1 else math.inf
         # As for takes: misreads elsewhere on the board matter less when the placed tile and
         # its emptied line are seen exactly.
         room = LOCAL + EXACT_ROOM if self._placed_exactly(view, place) and second - cost >= EXACT_MARGIN \
@@ -768,7 +773,7 @@ class Tracker:
 
         The tiles a take moved stay on view (on a pattern line, the floor, in the centre);
         when a corrected refill fits the table clearly better than the accepted one in two
-        still states, it replaces it.
+        still states, or a little better in :data:`LEAN_STATES`, it replaces it.
         """
         base = self._round_base()
         if base is None or not self._may_revise():
@@ -793,11 +798,15 @@ class Tracker:
                 changes, trial, extra = corrected
                 table = self._cached(f"table {changes}", lambda trial=trial: table_of(trial))
                 cost = scorer.cost(table) + extra
-                if cost + RETRO_MARGIN > null_cost:
+                lead = null_cost - cost
+                if lead < RETRO_LEAN:
                     continue
-                strikes = self._strikes.setdefault((number, counts), set())
-                strikes.add(self._states)
-                if len(strikes) >= 2 or self._frames - self._changed_at >= STALL:
+                leads = self._strikes.setdefault((number, counts), {})
+                leads[self._states] = max(lead, leads.get(self._states, 0.0))
+                clear = sum(1 for shown in leads.values() if shown >= RETRO_MARGIN)
+                # A smaller lead is believed when the table keeps showing it, turn after turn.
+                if (clear >= 2 or len(leads) >= LEAN_STATES
+                        or (clear and self._frames - self._changed_at >= STALL)):
                     return self._correct(changes)
         return None
 

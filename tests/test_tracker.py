@@ -391,6 +391,20 @@ def test_a_misread_refill_is_corrected_by_the_take_that_empties_the_factory() ->
     true_events(tracker, game)
 
 
+def test_a_take_whose_line_count_is_not_read_still_corrects_the_refill() -> None:
+    tracker, game, layout, _sink, number, color = misread_refill_start()
+    move = Take(number + 1, color, 5)
+    game.push(move)
+    seen = table_observation(game, layout=layout)
+    # The line's colour is read, its count is not: the centre tells which tiles stayed
+    # behind, so the rest of the factory went to the line.
+    seen["boards"][0]["lines"][4]["count"] = None
+    accepted = [r for r in show(tracker, seen) if isinstance(r, Accepted)]
+    assert [a.revised for a in accepted] == [True, False]
+    assert accepted[1] == Accepted(move, 0, True)
+    true_events(tracker, game)
+
+
 def test_an_untouched_factory_seen_otherwise_in_later_states_corrects_the_refill() -> None:
     tracker, game, layout, _sink, number, _color = misread_refill_start(seed=2)
     for _turn in range(3):
@@ -422,6 +436,30 @@ def test_a_take_confirmed_unseen_corrects_the_refill_once_the_table_shows_it() -
         show(tracker, frame)
         tracker.observe(dict(frame, occluded=True))
     assert tracker.revised == 1
+    true_events(tracker, game)
+
+
+def test_a_refill_the_table_contradicts_by_a_little_turn_after_turn_is_corrected() -> None:
+    tracker, game, layout, _sink, number, color = misread_refill_start(seed=3)
+    move = Take(number + 1, color, game.factories[number][color])
+    game.push(move)
+    hidden = table_observation(game, layout=layout)
+    del hidden["center"]
+    assert [type(r) for r in show(tracker, hidden)] == [Prompt]
+    assert tracker.answer(move, 0) == [Accepted(move, 0, False)]
+    # From now on the table is read in full but not surely: in each still state the corrected
+    # refill fits better, by less than a single state would need. The third state settles it.
+    revised = []
+    for turn in range(4):
+        if turn:
+            game.push(next(m for m in game.generate_legal_moves()
+                           if m.source not in (CENTER, number + 1) and m.line == FLOOR))
+        seen = table_observation(game, layout=layout)
+        for board in seen["boards"]:
+            board["confidence"] = 0.7
+        show(tracker, seen)
+        revised.append(tracker.revised)
+    assert revised == [0, 0, 1, 1]
     true_events(tracker, game)
 
 
@@ -764,3 +802,50 @@ def test_a_placement_whose_line_is_not_read_is_taken_from_the_wall_tile_alone() 
     tracker = Tracker(Record(names, "grey", events[:cut], movers[:cut]), Sink())
     accepted = [r for r in show(tracker, seen) if isinstance(r, Accepted | Prompt)]
     assert accepted[:1] == [Accepted(place, place.player, True)]
+
+
+def test_one_place_of_evidence_counts_whatever_the_boards_confidence() -> None:
+    played = game_stream(2, "grey", 3)
+    events, movers, names = played.record.events, played.record.movers, list(played.record.players)
+    cut = next(i for i, e in enumerate(events) if isinstance(e, Place) and e.line > 1)
+    place = events[cut]
+    after = replay(Record(names, "grey", events[:cut + 1], movers[:cut + 1]))
+    seen = table_observation(after, layout=played.layout)
+    # The emptied line is misread as one tile of another colour, as wrong for the full line
+    # as for the empty one: only the tile on the wall shows the placement. One place, at a
+    # confidence that no float divides exactly.
+    placed = after.boards[place.player].wall[(place.line - 1) * 5 + place.column - 1]
+    wrong = next(c for c in COLORS if c != COLORS[placed])
+    seen["boards"][place.player]["lines"][place.line - 1] = {"color": wrong, "count": 1}
+    for board in seen["boards"]:
+        board["confidence"] = 0.83
+    tracker = Tracker(Record(names, "grey", events[:cut], movers[:cut]), Sink())
+    results = [r for r in show(tracker, seen) if isinstance(r, Accepted | Prompt)]
+    assert results[:1] == [Accepted(place, place.player, True)]
+
+
+def test_one_tile_seen_moved_exactly_is_worth_a_question_despite_misreads_elsewhere() -> None:
+    played = game_stream(2, "colored", 1)
+    events, movers, names = played.record.events, played.record.movers, list(played.record.players)
+    # A single tile from the centre to a line that holds its colour already: the line's count
+    # is the one place that shows the take.
+
+    def single(i: int) -> bool:
+        take = events[i]
+        if not isinstance(take, Take) or take.source != CENTER or take.line == FLOOR:
+            return False
+        before = replay(Record(names, "colored", events[:i], movers[:i]))
+        return (before.center.get(take.color) == 1
+                and before.boards[movers[i]].line_colors[take.line - 1] == take.color)
+
+    cut = next(i for i in range(len(events)) if single(i))
+    move, mover = events[cut], movers[cut]
+    after = replay(Record(names, "colored", events[:cut + 1], movers[:cut + 1]))
+    seen = table_observation(after, layout=played.layout)
+    del seen["center"]  # not read
+    seen["boards"][1 - mover]["floor"][6] = "red"  # glare on the other board
+    for board in seen["boards"]:
+        board["confidence"] = 0.7
+    tracker = Tracker(Record(names, "colored", events[:cut], movers[:cut]), Sink())
+    results = [r for r in show(tracker, seen, frames=5) if isinstance(r, Accepted | Prompt)]
+    assert results and move in results[0].candidates

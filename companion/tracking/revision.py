@@ -87,10 +87,19 @@ def implied_contents(view: View, game: Game, gain: Counts | None, color: int, li
         return None
     taken = taken_count(view, game, color, line)
     if taken is None:
-        taken = accepted[color]
-    if not taken:
+        # A line seen to hold the colour, its count unread: the tiles the centre does not
+        # show went there.
+        taken = sum(accepted) - sum(gain) if only_count_unread(view, game, color, line) else accepted[color]
+    if taken <= 0:
         return None
     return tuple(taken if c == color else gain[c] for c in range(5))
+
+
+def only_count_unread(view: View, game: Game, color: int, line: int) -> bool:
+    """The view shows ``color`` on the mover's ``line`` and reads its floor, but not the line's count."""
+    seen = view.boards[game.turn]
+    return (seen is not None and line != FLOOR and seen.lines[line - 1] == (color, None)
+            and None not in seen.floor)
 
 
 def correction_cost(tally: dict[Counts, float], accepted: Counts, corrected: Counts) -> float:

@@ -125,6 +125,12 @@ def put_tiles(board: Board, color: int, count: int, line: int, marker: bool) -> 
 # --- distances -----------------------------------------------------------------------
 
 
+def in_places(cost: float, weight: float) -> float:
+    """A board's ``cost`` counted in places, whatever its confidence ``weight``: a whole
+    number of places stays whole (dividing by 0.83 must not leave one place at 0.9999)."""
+    return round(cost / weight, 9)
+
+
 def board_distance(view: BoardView, board: Board) -> float:
     lines, floor, wall = board
     cost = 0
