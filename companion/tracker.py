@@ -388,7 +388,7 @@ class Tracker:
                 out.append(decision)
                 continue
             if decision.kind != "wait" and self.game.phase == DRAFTING:
-                revision = self._retro_correction(self._view)
+                revision = self._retro_correction(self._view, under_way=decision.kind != "none")
                 if revision is not None:
                     out.append(revision)
                     continue
@@ -768,12 +768,13 @@ class Tracker:
                         return revised
         return None
 
-    def _retro_correction(self, view: View) -> Accepted | None:
+    def _retro_correction(self, view: View, under_way: bool) -> Accepted | None:
         """Correct the refill at a factory already taken from, when the table keeps saying so.
 
         The tiles a take moved stay on view (on a pattern line, the floor, in the centre);
         when a corrected refill fits the table clearly better than the accepted one in two
-        still states, or a little better in :data:`LEAN_STATES`, it replaces it.
+        still states, or a little better in :data:`LEAN_STATES` that show no move ``under_way``
+        (a move half seen can favour any refill), it replaces it.
         """
         base = self._round_base()
         if base is None or not self._may_revise():
@@ -799,7 +800,7 @@ class Tracker:
                 table = self._cached(f"table {changes}", lambda trial=trial: table_of(trial))
                 cost = scorer.cost(table) + extra
                 lead = null_cost - cost
-                if lead < RETRO_LEAN:
+                if lead < (RETRO_MARGIN if under_way else RETRO_LEAN):
                     continue
                 leads = self._strikes.setdefault((number, counts), {})
                 leads[self._states] = max(lead, leads.get(self._states, 0.0))
