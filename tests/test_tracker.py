@@ -463,6 +463,38 @@ def test_a_refill_the_table_contradicts_by_a_little_turn_after_turn_is_corrected
     true_events(tracker, game)
 
 
+def test_states_with_a_move_under_way_do_not_count_towards_a_small_lead() -> None:
+    tracker, game, layout, _sink, number, color = misread_refill_start(seed=3)
+    move = Take(number + 1, color, game.factories[number][color])
+    game.push(move)
+    hidden = table_observation(game, layout=layout)
+    del hidden["center"]
+    show(tracker, hidden)
+    tracker.answer(move, 0)
+
+    def still_state(seen: dict, glare: int) -> None:
+        for board in seen["boards"]:
+            board["confidence"] = 0.7
+        seen["boards"][0]["floor"][6] = COLORS[glare]  # a new misread: a new view
+        show(tracker, seen)
+        tracker.observe(dict(seen, occluded=True))
+
+    still_state(table_observation(game, layout=layout), 0)
+    # The next take is on the table but its line is not read: a question stands. Half a move
+    # explains the view in many ways, so these states do not speak for the corrected refill.
+    following = next(m for m in game.generate_legal_moves()
+                     if m.source not in (CENTER, number + 1) and m.line == FLOOR)
+    game.push(following)
+    for glare in range(1, 4):
+        still_state(unreadable_line(table_observation(game, layout=layout), 1), glare)
+        assert tracker.prompt is not None and tracker.revised == 0
+    assert Accepted(following, 1, False) in tracker.answer(following, 1)
+    for glare in range(2):
+        still_state(table_observation(game, layout=layout), glare)
+    assert tracker.revised == 1
+    true_events(tracker, game)
+
+
 def test_offline_a_refill_is_never_asked_about() -> None:
     layout = random_layout(2, random.Random(1))
     game = Game(2)
