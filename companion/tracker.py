@@ -773,13 +773,14 @@ class Tracker:
 
         The tiles a take moved stay on view (on a pattern line, the floor, in the centre);
         when a corrected refill fits the table clearly better than the accepted one in two
-        still states, or a little better in :data:`LEAN_STATES` that show no move ``under_way``
-        (a move half seen can favour any refill), it replaces it.
+        still states, or a little better in :data:`LEAN_STATES`, it replaces it. States that
+        show a move ``under_way`` do not count: a move half seen can favour any refill.
         """
         base = self._round_base()
         if base is None or not self._may_revise():
             return None
         self._note_last_take(view, base[0])
+        self._note_lines(view, base[0])
         if not self._alternatives:
             return None
         scorer = Scorer(view)
@@ -800,7 +801,7 @@ class Tracker:
                 table = self._cached(f"table {changes}", lambda trial=trial: table_of(trial))
                 cost = scorer.cost(table) + extra
                 lead = null_cost - cost
-                if lead < (RETRO_MARGIN if under_way else RETRO_LEAN):
+                if under_way or lead < RETRO_LEAN:
                     continue
                 leads = self._strikes.setdefault((number, counts), {})
                 leads[self._states] = max(lead, leads.get(self._states, 0.0))
@@ -810,6 +811,30 @@ class Tracker:
                         or (clear and self._frames - self._changed_at >= STALL)):
                     return self._correct(changes)
         return None
+
+    def _note_lines(self, view: View, index: int) -> None:
+        """Other contents for each factory taken from this round, as the view shows its take's line."""
+        refill: Refill = self.record.events[index]  # type: ignore[assignment]
+        drawn = counts_of_refill(refill)
+        emptied: list[Take] = []  # factory takes so far, whose leftovers went to the centre
+        for number in range(index + 1, len(self.record.events)):
+            event = self.record.events[number]
+            if not isinstance(event, Take):
+                continue
+            mover = self.record.movers[number]
+            if event.source:
+                others = rev.line_recolourings(view, self.game, event, mover, drawn[event.source - 1])
+                if others:
+                    self._alternatives.setdefault(event.source - 1, set()).update(others)
+                emptied.append(event)
+                continue
+            # A take from the centre that moved a tile more or fewer: one of the leftovers
+            # some factory sent there had another colour.
+            off = rev.line_offset(view, self.game, event, mover)
+            if abs(off) == 1:
+                for earlier in emptied:
+                    self._alternatives.setdefault(earlier.source - 1, set()).update(rev.leftover_recolourings(
+                        drawn[earlier.source - 1], earlier.color, event.color, off))
 
     def _note_last_take(self, view: View, index: int) -> None:
         """What the factory of the last take held, as this view shows the take's tiles.

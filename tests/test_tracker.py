@@ -463,7 +463,7 @@ def test_a_refill_the_table_contradicts_by_a_little_turn_after_turn_is_corrected
     true_events(tracker, game)
 
 
-def test_states_with_a_move_under_way_do_not_count_towards_a_small_lead() -> None:
+def test_states_with_a_move_under_way_do_not_count_towards_a_refill_correction() -> None:
     tracker, game, layout, _sink, number, color = misread_refill_start(seed=3)
     move = Take(number + 1, color, game.factories[number][color])
     game.push(move)
@@ -473,15 +473,14 @@ def test_states_with_a_move_under_way_do_not_count_towards_a_small_lead() -> Non
     tracker.answer(move, 0)
 
     def still_state(seen: dict, glare: int) -> None:
-        for board in seen["boards"]:
-            board["confidence"] = 0.7
         seen["boards"][0]["floor"][6] = COLORS[glare]  # a new misread: a new view
         show(tracker, seen)
         tracker.observe(dict(seen, occluded=True))
 
     still_state(table_observation(game, layout=layout), 0)
     # The next take is on the table but its line is not read: a question stands. Half a move
-    # explains the view in many ways, so these states do not speak for the corrected refill.
+    # explains the view in many ways, so these states do not speak for the corrected refill,
+    # however clearly it leads.
     following = next(m for m in game.generate_legal_moves()
                      if m.source not in (CENTER, number + 1) and m.line == FLOOR)
     game.push(following)
@@ -492,6 +491,58 @@ def test_states_with_a_move_under_way_do_not_count_towards_a_small_lead() -> Non
     for glare in range(2):
         still_state(table_observation(game, layout=layout), glare)
     assert tracker.revised == 1
+    true_events(tracker, game)
+
+
+def play(tracker: Tracker, game: Game, layout, move: Take, *, centre_read: bool) -> None:
+    """``move`` made and seen (the centre read or not); a question about it is answered."""
+    mover = game.turn
+    game.push(move)
+    seen = table_observation(game, layout=layout)
+    if not centre_read:
+        del seen["center"]
+    show(tracker, seen)
+    if tracker.prompt is not None:
+        tracker.answer(move, mover)
+
+
+def glare_states(tracker: Tracker, game: Game, layout, seat: int, count: int) -> list[int]:
+    """``count`` still states of the table as it is, each with a new misread on ``seat``'s
+    floor; the refill revisions after each."""
+    revised = []
+    for glare in range(count):
+        seen = table_observation(game, layout=layout)
+        seen["boards"][seat]["floor"][6] = COLORS[glare]
+        show(tracker, seen)
+        tracker.observe(dict(seen, occluded=True))
+        revised.append(tracker.revised)
+    return revised
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_pattern_line_tells_what_its_factory_held_turns_later(seed: int) -> None:
+    tracker, game, layout, _sink, number, color = misread_refill_start(seed=seed)
+    # The take from the misread factory and the next one are seen with the centre unread:
+    # only the first take's pattern line, still on view afterwards, shows the tile more.
+    play(tracker, game, layout, Take(number + 1, color, game.factories[number][color]), centre_read=False)
+    elsewhere = next(m for m in game.generate_legal_moves()
+                     if m.source not in (CENTER, number + 1) and m.line == FLOOR)
+    play(tracker, game, layout, elsewhere, centre_read=False)
+    assert tracker.revised == 0
+    assert glare_states(tracker, game, layout, 1, 3)[-1] == 1
+    true_events(tracker, game)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_take_from_the_centre_tells_what_a_factory_sent_there(seed: int) -> None:
+    tracker, game, layout, _sink, number, color = misread_refill_start(seed=seed)
+    # The misread tile goes to the centre with the factory's leftovers, unseen; the next
+    # player takes its colour from the centre and one tile more reaches the line.
+    other = next(c for c in game.factories[number] if c != color)
+    play(tracker, game, layout, Take(number + 1, other, FLOOR), centre_read=False)
+    play(tracker, game, layout, Take(CENTER, color, 5), centre_read=True)
+    assert tracker.revised == 0
+    assert glare_states(tracker, game, layout, 0, 3)[-1] == 1
     true_events(tracker, game)
 
 

@@ -10,7 +10,9 @@ from the accepted refill by a tile or two and still make a possible draw, the ta
 
 from __future__ import annotations
 
-from companion.rules.azul import FLOOR, FLOOR_PLACES, Game, Refill
+from itertools import combinations_with_replacement
+
+from companion.rules.azul import FLOOR, FLOOR_PLACES, Game, Refill, Take
 from companion.rules.azul_record import Record, apply_event, replay
 from companion.rules.errors import RulesError
 from companion.tracking.consensus import View
@@ -100,6 +102,69 @@ def only_count_unread(view: View, game: Game, color: int, line: int) -> bool:
     seen = view.boards[game.turn]
     return (seen is not None and line != FLOOR and seen.lines[line - 1] == (color, None)
             and None not in seen.floor)
+
+
+def line_recolourings(view: View, game: Game, take: Take, mover: int, accepted: Counts) -> list[Counts]:
+    """What the factory of ``take`` may have held instead of ``accepted``, when the view shows
+    the take's pattern line with a tile or two more or fewer of its colour than ``game`` has.
+
+    The centre moves on with every turn, but a pattern line keeps what a take put there
+    until the round ends: the line alone says how many tiles of the colour the factory held,
+    and the table as a whole which other colour a misread tile really had.
+    """
+    off = line_offset(view, game, take, mover)
+    color = take.color
+    if off == 0 or abs(off) > 2 or accepted[color] + off < 1:
+        return []
+    out = []
+    if off > 0:
+        for lost in combinations_with_replacement([c for c in range(5) if c != color], off):
+            counts = list(accepted)
+            counts[color] += off
+            for c in lost:
+                counts[c] -= 1
+            if min(counts) >= 0:
+                out.append(tuple(counts))
+    else:
+        for gained in combinations_with_replacement([c for c in range(5) if c != color], -off):
+            counts = list(accepted)
+            counts[color] += off
+            for c in gained:
+                counts[c] += 1
+            out.append(tuple(counts))
+    return out
+
+
+def line_offset(view: View, game: Game, take: Take, mover: int) -> int:
+    """Tiles of the take's colour the view shows on its pattern line beyond what ``game`` has
+    there (0: the same, or not read)."""
+    seen = view.boards[mover]
+    if seen is None or take.line == FLOOR:
+        return 0
+    seen_color, seen_count = seen.lines[take.line - 1]
+    board = game.boards[mover]
+    if seen_count is None or seen_color != take.color or board.line_colors[take.line - 1] != take.color \
+            or seen_count > take.line:
+        return 0
+    return seen_count - board.line_counts[take.line - 1]
+
+
+def leftover_recolourings(accepted: Counts, taken: int, color: int, off: int) -> list[Counts]:
+    """What a factory emptied into the centre (its ``taken`` colour went to a player) may have
+    held instead of ``accepted``, when a later take of ``color`` from the centre moved ``off``
+    (1 or -1) tiles more than the engine says: one of its leftovers had another colour."""
+    out = []
+    for other in range(5):
+        if other in (color, taken):
+            continue
+        counts = list(accepted)
+        source, target = (other, color) if off > 0 else (color, other)
+        if source == taken or counts[source] == 0:
+            continue
+        counts[source] -= 1
+        counts[target] += 1
+        out.append(tuple(counts))
+    return out
 
 
 def correction_cost(tally: dict[Counts, float], accepted: Counts, corrected: Counts) -> float:
