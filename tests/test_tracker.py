@@ -439,61 +439,6 @@ def test_a_take_confirmed_unseen_corrects_the_refill_once_the_table_shows_it() -
     true_events(tracker, game)
 
 
-def test_a_refill_the_table_contradicts_by_a_little_turn_after_turn_is_corrected() -> None:
-    tracker, game, layout, _sink, number, color = misread_refill_start(seed=3)
-    move = Take(number + 1, color, game.factories[number][color])
-    game.push(move)
-    hidden = table_observation(game, layout=layout)
-    del hidden["center"]
-    assert [type(r) for r in show(tracker, hidden)] == [Prompt]
-    assert tracker.answer(move, 0) == [Accepted(move, 0, False)]
-    # From now on the table is read in full but not surely: in each still state the corrected
-    # refill fits better, by less than a single state would need. The third state settles it.
-    revised = []
-    for turn in range(4):
-        if turn:
-            game.push(next(m for m in game.generate_legal_moves()
-                           if m.source not in (CENTER, number + 1) and m.line == FLOOR))
-        seen = table_observation(game, layout=layout)
-        for board in seen["boards"]:
-            board["confidence"] = 0.7
-        show(tracker, seen)
-        revised.append(tracker.revised)
-    assert revised == [0, 0, 1, 1]
-    true_events(tracker, game)
-
-
-def test_states_with_a_move_under_way_do_not_count_towards_a_refill_correction() -> None:
-    tracker, game, layout, _sink, number, color = misread_refill_start(seed=3)
-    move = Take(number + 1, color, game.factories[number][color])
-    game.push(move)
-    hidden = table_observation(game, layout=layout)
-    del hidden["center"]
-    show(tracker, hidden)
-    tracker.answer(move, 0)
-
-    def still_state(seen: dict, glare: int) -> None:
-        seen["boards"][0]["floor"][6] = COLORS[glare]  # a new misread: a new view
-        show(tracker, seen)
-        tracker.observe(dict(seen, occluded=True))
-
-    still_state(table_observation(game, layout=layout), 0)
-    # The next take is on the table but its line is not read: a question stands. Half a move
-    # explains the view in many ways, so these states do not speak for the corrected refill,
-    # however clearly it leads.
-    following = next(m for m in game.generate_legal_moves()
-                     if m.source not in (CENTER, number + 1) and m.line == FLOOR)
-    game.push(following)
-    for glare in range(1, 4):
-        still_state(unreadable_line(table_observation(game, layout=layout), 1), glare)
-        assert tracker.prompt is not None and tracker.revised == 0
-    assert Accepted(following, 1, False) in tracker.answer(following, 1)
-    for glare in range(2):
-        still_state(table_observation(game, layout=layout), glare)
-    assert tracker.revised == 1
-    true_events(tracker, game)
-
-
 def play(tracker: Tracker, game: Game, layout, move: Take, *, centre_read: bool) -> None:
     """``move`` made and seen (the centre read or not); a question about it is answered."""
     mover = game.turn
@@ -517,6 +462,53 @@ def glare_states(tracker: Tracker, game: Game, layout, seat: int, count: int) ->
         tracker.observe(dict(seen, occluded=True))
         revised.append(tracker.revised)
     return revised
+
+
+def test_a_refill_the_table_contradicts_by_a_little_turn_after_turn_is_corrected() -> None:
+    tracker, game, layout, _sink, number, color = misread_refill_start(seed=3)
+    move = Take(number + 1, color, game.factories[number][color])
+    play(tracker, game, layout, move, centre_read=False)
+    assert tracker.last == Accepted(move, 0, False)  # asked: the centre was not read
+    # From now on the table is read in full but not surely: in each still state the corrected
+    # refill fits better, by less than a single state would need. The third state settles it.
+    revised = []
+    for turn in range(4):
+        if turn:
+            game.push(next(m for m in game.generate_legal_moves()
+                           if m.source not in (CENTER, number + 1) and m.line == FLOOR))
+        seen = table_observation(game, layout=layout)
+        for board in seen["boards"]:
+            board["confidence"] = 0.7
+        show(tracker, seen)
+        revised.append(tracker.revised)
+    assert revised == [0, 0, 1, 1]
+    true_events(tracker, game)
+
+
+def test_states_with_a_move_under_way_do_not_count_towards_a_refill_correction() -> None:
+    tracker, game, layout, _sink, number, color = misread_refill_start(seed=3)
+    play(tracker, game, layout, Take(number + 1, color, game.factories[number][color]), centre_read=False)
+
+    def still_state(seen: dict, glare: int) -> None:
+        seen["boards"][0]["floor"][6] = COLORS[glare]  # a new misread: a new view
+        show(tracker, seen)
+        tracker.observe(dict(seen, occluded=True))
+
+    still_state(table_observation(game, layout=layout), 0)
+    # The next take is on the table but its line is not read: a question stands. Half a move
+    # explains the view in many ways, so these states do not speak for the corrected refill,
+    # however clearly it leads.
+    following = next(m for m in game.generate_legal_moves()
+                     if m.source not in (CENTER, number + 1) and m.line == FLOOR)
+    game.push(following)
+    for glare in range(1, 4):
+        still_state(unreadable_line(table_observation(game, layout=layout), 1), glare)
+        assert tracker.prompt is not None and tracker.revised == 0
+    assert Accepted(following, 1, False) in tracker.answer(following, 1)
+    for glare in range(2):
+        still_state(table_observation(game, layout=layout), glare)
+    assert tracker.revised == 1
+    true_events(tracker, game)
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -872,28 +864,28 @@ def test_a_take_under_way_does_not_replace_the_last_one() -> None:
     assert tracker.replaced == 0 and tracker.record.events[-1] == taken
 
 
-def test_a_placement_whose_line_is_not_read_is_taken_from_the_wall_tile_alone() -> None:
+def first_placement(shortest: int = 1) -> tuple[Place, Game, dict, Tracker]:
+    """A grey-wall game's first placement of a line of ``shortest`` tiles or more: the
+    placement, the game and the table after it, and a tracker that followed until then."""
     played = game_stream(2, "grey", 3)
     events, movers, names = played.record.events, played.record.movers, list(played.record.players)
-    cut = next(i for i, e in enumerate(events) if isinstance(e, Place))
-    place = events[cut]
+    cut = next(i for i, e in enumerate(events) if isinstance(e, Place) and e.line >= shortest)
     after = replay(Record(names, "grey", events[:cut + 1], movers[:cut + 1]))
-    seen = table_observation(after, layout=played.layout)
+    tracker = Tracker(Record(names, "grey", events[:cut], movers[:cut]), Sink())
+    return events[cut], after, table_observation(after, layout=played.layout), tracker
+
+
+def test_a_placement_whose_line_is_not_read_is_taken_from_the_wall_tile_alone() -> None:
+    place, _after, seen, tracker = first_placement()
     # Only the tile on the wall shows the placement: every line must be placed before the
     # round ends, so the column is all there is to tell.
     seen["boards"][place.player]["lines"][place.line - 1] = {"color": "unknown", "count": None}
-    tracker = Tracker(Record(names, "grey", events[:cut], movers[:cut]), Sink())
     accepted = [r for r in show(tracker, seen) if isinstance(r, Accepted | Prompt)]
     assert accepted[:1] == [Accepted(place, place.player, True)]
 
 
 def test_one_place_of_evidence_counts_whatever_the_boards_confidence() -> None:
-    played = game_stream(2, "grey", 3)
-    events, movers, names = played.record.events, played.record.movers, list(played.record.players)
-    cut = next(i for i, e in enumerate(events) if isinstance(e, Place) and e.line > 1)
-    place = events[cut]
-    after = replay(Record(names, "grey", events[:cut + 1], movers[:cut + 1]))
-    seen = table_observation(after, layout=played.layout)
+    place, after, seen, tracker = first_placement(shortest=2)
     # The emptied line is misread as one tile of another colour, as wrong for the full line
     # as for the empty one: only the tile on the wall shows the placement. One place, at a
     # confidence that no float divides exactly.
@@ -902,7 +894,6 @@ def test_one_place_of_evidence_counts_whatever_the_boards_confidence() -> None:
     seen["boards"][place.player]["lines"][place.line - 1] = {"color": wrong, "count": 1}
     for board in seen["boards"]:
         board["confidence"] = 0.83
-    tracker = Tracker(Record(names, "grey", events[:cut], movers[:cut]), Sink())
     results = [r for r in show(tracker, seen) if isinstance(r, Accepted | Prompt)]
     assert results[:1] == [Accepted(place, place.player, True)]
 
