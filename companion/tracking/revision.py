@@ -6,6 +6,11 @@ reads them off a view for a take of a given colour to a given line; when they di
 from the accepted refill by a tile or two and still make a possible draw, the take
 "with factory f corrected" is ranked beside the plain takes, at a cost
 (:func:`correction_cost`) that grows with the still states that showed f as accepted.
+
+Later, the centre has moved on, but a take's pattern line still shows how many tiles of
+its colour the factory held (:func:`line_recolourings`), and a take from the centre that
+moved a tile more or fewer shows that a factory emptied before it sent the centre another
+colour (:func:`leftover_recolourings`).
 """
 
 from __future__ import annotations
@@ -116,21 +121,14 @@ def line_recolourings(view: View, game: Game, take: Take, mover: int, accepted: 
     color = take.color
     if off == 0 or abs(off) > 2 or accepted[color] + off < 1:
         return []
+    sign = 1 if off > 0 else -1
     out = []
-    if off > 0:
-        for lost in combinations_with_replacement([c for c in range(5) if c != color], off):
-            counts = list(accepted)
-            counts[color] += off
-            for c in lost:
-                counts[c] -= 1
-            if min(counts) >= 0:
-                out.append(tuple(counts))
-    else:
-        for gained in combinations_with_replacement([c for c in range(5) if c != color], -off):
-            counts = list(accepted)
-            counts[color] += off
-            for c in gained:
-                counts[c] += 1
+    for others in combinations_with_replacement([c for c in range(5) if c != color], abs(off)):
+        counts = list(accepted)
+        counts[color] += off
+        for c in others:
+            counts[c] -= sign
+        if min(counts) >= 0:
             out.append(tuple(counts))
     return out
 
@@ -153,17 +151,16 @@ def leftover_recolourings(accepted: Counts, taken: int, color: int, off: int) ->
     """What a factory emptied into the centre (its ``taken`` colour went to a player) may have
     held instead of ``accepted``, when a later take of ``color`` from the centre moved ``off``
     (1 or -1) tiles more than the engine says: one of its leftovers had another colour."""
+    if color == taken:
+        return []
     out = []
     for other in range(5):
-        if other in (color, taken):
-            continue
-        counts = list(accepted)
         source, target = (other, color) if off > 0 else (color, other)
-        if source == taken or counts[source] == 0:
-            continue
-        counts[source] -= 1
-        counts[target] += 1
-        out.append(tuple(counts))
+        if other not in (color, taken) and accepted[source]:
+            counts = list(accepted)
+            counts[source] -= 1
+            counts[target] += 1
+            out.append(tuple(counts))
     return out
 
 
