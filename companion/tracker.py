@@ -781,7 +781,7 @@ class Tracker:
             return None
         self._note_last_take(view, base[0])
         self._note_lines(view, base[0])
-        if not self._alternatives:
+        if under_way or not self._alternatives:
             return None
         scorer = Scorer(view)
         null = self._cached("null", lambda: table_of(self.game))
@@ -801,7 +801,7 @@ class Tracker:
                 table = self._cached(f"table {changes}", lambda trial=trial: table_of(trial))
                 cost = scorer.cost(table) + extra
                 lead = null_cost - cost
-                if under_way or lead < RETRO_LEAN:
+                if lead < RETRO_LEAN:
                     continue
                 leads = self._strikes.setdefault((number, counts), {})
                 leads[self._states] = max(lead, leads.get(self._states, 0.0))
