@@ -688,7 +688,7 @@ class Tracker:
         # doubt: the tile seen on the wall alone is enough, and a later view corrects it.
         if gain >= GAIN_ASK and cost <= room and second - cost >= MARGIN and place != self._suspect:
             return place, seat
-        near = [p for c, _p, same in ranked if c / weight <= cost + MARGIN + 1 for p in same]
+        near = [p for c, _p, same in ranked if in_places(c, weight) <= cost + MARGIN + 1 for p in same]
         return self._ask(near[:CHOICES], seat)
 
     def _placed_exactly(self, view: View, place: Place) -> bool:

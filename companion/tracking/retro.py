@@ -53,4 +53,3 @@ def alternatives(record: Record, index: int) -> list[tuple[Take | Place, Game]]:
             continue
         out.append((other, game))
     return out
-
