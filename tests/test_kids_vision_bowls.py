@@ -13,6 +13,7 @@ from tests.test_kids_vision_frames import _bowl_patch, _read
 from vision.kids.bowls import BIG, _fragments, bowl_centres_mm, find_tray, read_bowls
 from vision.kids.colors import label_map
 from vision.kids.geometry import Plane
+from vision.kids.packing import pack
 from vision.kids.shapes import face_outline
 from vision.kids.tiles import colour_masks, read_faces, tile_strength
 from vision.synth.hand import SKIN_RGB
@@ -145,3 +146,47 @@ def test_a_tile_washed_out_by_glare_counts_as_unknown_not_as_nothing() -> None:
     faces = read_faces(masks, tile_strength(hsv), s, np.zeros(2))
     assert sorted(f.value for f in faces) == ["green", "red"]
     assert _fragments(masks, faces, np.zeros(2), floor, s) == 0
+
+
+@pytest.mark.parametrize(
+    "tiles",
+    [
+        # two circles, one lying over the other's edge: no dip in colour between them
+        [("circle", 35, 45, 0), ("circle", 52, 47, 0)],
+        # three hexagons in a clump, turned alike
+        [("hexagon", 32, 40, 10), ("hexagon", 50, 40, 10), ("hexagon", 41, 56, 10)],
+        # two diamonds side by side, touching along an edge
+        [("diamond", 36, 45, 0), ("diamond", 54, 45, 0)],
+    ],
+)
+def test_tiles_lying_on_each_other_are_counted_by_the_faces_that_make_up_their_blob(
+    tiles: list[tuple[str, float, float, float]],
+) -> None:
+    s = 3.0
+    faces = _read(_bowl_patch(tiles, s, 0.3), s)
+    assert [f.value for f in faces] == [_colour(tiles[0][0])] * len(tiles)
+    # each counted where a tile lies
+    for _, x, y, _ in tiles:
+        assert min(math.dist((x * s, y * s), f.centre) for f in faces) < 2.5 * s
+
+
+def test_a_blob_no_whole_faces_make_up_stays_unknown() -> None:
+    s = 3.0
+    # a blue blob of two tiles' area, shaped like no pair of circles: a sleeve's cuff
+    img = _bowl_patch([], s, 0.3)
+    centre, axes = (round(45 * s), round(45 * s)), (round(26 * s), round(9 * s))
+    cv2.ellipse(img, centre, axes, 20, 0, 360, (204, 122, 38), -1)
+    faces = _read(img, s)
+    assert faces and all(f.value == "unknown" for f in faces)
+    assert sum(f.count for f in faces) == 2
+
+
+def test_a_face_is_laid_only_where_it_lies_within_the_blob() -> None:
+    s = 3.0
+    region = np.zeros((round(60 * s), round(90 * s)), np.uint8)
+    cv2.circle(region, (round(20 * s), round(30 * s)), round(11 * s), 1, -1)
+    assert pack(region, "circle", s, 3) is not None
+    # a second circle with its far third gone: no whole face explains what is left of it
+    cv2.circle(region, (round(55 * s), round(30 * s)), round(11 * s), 1, -1)
+    region[:, round(59 * s) :] = 0
+    assert pack(region, "circle", s, 3) is None

@@ -22,7 +22,8 @@ import cv2
 import numpy as np
 
 from .colors import COLORS, hue_classes
-from .shapes import SHAPES, classify, face_area_mm2, features, unsweep
+from .packing import pack
+from .shapes import SHAPES, classify, face_area_mm2, face_outline, features, unsweep
 
 SHAPE_OF = dict(zip(COLORS, ("square", "hexagon", "diamond", "circle"), strict=True))
 UNKNOWN = "unknown"
@@ -37,6 +38,8 @@ _PLAUSIBLE_CUT = 0.18
 _MERGED = 1.55  # a face this much bigger than a tile is tiles touching, or no tile
 _PARTS_COVER = 0.8  # the share of a blob its parts must cover for a split to stand
 _MOST_SPLIT = 6  # a blob of more tiles than this is not split (a hand or a print, more likely)
+# tiles counted from the faces packed into their blob: the count is sure, each outline less
+_PACKED_CONFIDENCE = 0.6
 
 
 @dataclass
@@ -165,7 +168,34 @@ def _read_blob(
     if blob is None or blob.value != UNKNOWN or not 2 <= blob.count <= _MOST_SPLIT:
         return [] if blob is None else [blob]
     parts = _split(color, contour, face, strength, px_per_mm)
-    return parts if parts else [blob]
+    if parts:
+        return parts
+    packed = _packed(color, contour, face.shape, px_per_mm, most=min(_MOST_SPLIT, blob.count + 1))
+    return packed if packed else [blob]
+
+
+def _packed(
+    color: str, contour: np.ndarray, size: tuple[int, ...], px_per_mm: float, *, most: int
+) -> list[TileBlob] | None:
+    """Touching tiles of one colour counted by the whole faces that make up their blob
+    (packing.pack); None when no such faces explain it."""
+    x, y, w, h = cv2.boundingRect(contour)
+    region = np.zeros((h, w), np.uint8)
+    cv2.drawContours(region, [contour], -1, 1, -1, offset=(-x, -y))
+    shape = SHAPE_OF[color]
+    packing = pack(region, shape, px_per_mm, most)
+    if packing is None:
+        return None
+    outline = face_outline(shape) * px_per_mm
+    out = []
+    for (cx, cy), turn in zip(packing.centres, packing.turns, strict=True):
+        a = math.radians(turn)
+        rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+        pts = outline @ rot.T + (cx + x, cy + y)
+        out.append(
+            TileBlob(color, 1, _PACKED_CONFIDENCE, color, np.round(pts).astype(np.int32).reshape(-1, 1, 2))
+        )
+    return out
 
 
 def _split(

@@ -1,0 +1,139 @@
+"""How many tiles of one shape make up a blob of their colour: whole tile faces, of the
+size and shape the colour's tiles have, are laid into it one by one, each where it
+covers most of what is still unexplained, until the blob is explained.
+
+This counts touching tiles that no dip in colour strength separates (two blue circles
+lying against each other, a tile half on top of another): their union's outline is no
+tile's, but it is exactly the union of a few whole faces that each fit inside it. A blob
+that is not (something else of the colour, a tile half hidden) leaves pixels no whole
+face can cover, or needs a face that sticks out of it, and is not counted.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import cache
+
+import cv2
+import numpy as np
+
+from .shapes import face_outline
+
+# a tile's shape repeats after this turn (degrees), and is tried in this many steps of it
+_PERIOD = {"square": 90.0, "hexagon": 60.0, "diamond": 180.0, "circle": 360.0}
+_STEP_DEG = 7.5
+_SLACK_MM = 0.7  # a face's outline is this uncertain (blur, the cut-back side face)
+_NECK_MM = 4.0  # parts of a blob narrower than this need no face of their own
+_INSIDE = 0.9  # of a laid face, at least this share lies in the blob
+_COVER = 0.95  # the faces together cover at least this share of the blob
+_LEAST_NEW = 0.3  # a face laid must explain this share of a face's area not yet covered
+_HIDDEN = 0.75  # tiles lying on one another hide at most this many tiles' area of a blob
+_HEM = 0.5  # weight of a face's hemmed-in rim pixels against the pixels it explains
+_WORK_PX_PER_MM = 1.5  # faces are laid at this resolution: a tile is 30 px across, enough
+
+
+@dataclass(frozen=True)
+class Packing:
+    centres: list[tuple[float, float]]  # region px
+    turns: list[float]  # degrees
+    cover: float  # share of the blob the faces cover
+
+
+@cache
+def _faces(shape: str, px_per_mm: float) -> tuple[tuple[float, np.ndarray, np.ndarray], ...]:
+    """(turn, face mask, the ring of pixels round it) for each turn tried; masks float32,
+    square and odd-sized, centred."""
+    outline = face_outline(shape) * px_per_mm
+    n = 2 * math.ceil(np.hypot(*outline.T).max()) + 3
+    period = _PERIOD[shape]
+    out = []
+    for turn in np.arange(0.0, period, _STEP_DEG if shape != "circle" else period):
+        a = math.radians(turn)
+        rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+        pts = outline @ rot.T + n // 2
+        mask = np.zeros((n, n), np.uint8)
+        cv2.fillPoly(mask, [np.round(pts * 16).astype(np.int32)], 1, cv2.LINE_8, shift=4)
+        ring = cv2.dilate(mask, np.ones((3, 3), np.uint8)) - mask
+        out.append((float(turn), mask.astype(np.float32), ring.astype(np.float32)))
+    return tuple(out)
+
+
+def pack(region: np.ndarray, shape: str, px_per_mm: float, most: int) -> Packing | None:
+    """The whole faces of `shape` that explain `region` (a uint8 mask of one colour's
+    blob at `px_per_mm`), at most `most`; None when no such set of faces explains it."""
+    zoom = min(1.0, _WORK_PX_PER_MM / px_per_mm)
+    if zoom < 1.0:
+        small = cv2.resize(region.astype(np.float32), None, fx=zoom, fy=zoom, interpolation=cv2.INTER_AREA)
+        region = (small >= 0.5).astype(np.uint8)
+    px = px_per_mm * zoom
+    neck = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (round(_NECK_MM * px) | 1,) * 2)
+    found = _pack(region, _faces(shape, round(px, 2)), max(1, round(_SLACK_MM * px)), most, neck)
+    if found is None or zoom == 1.0:
+        return found
+    # a pixel's centre lies half a pixel in: so it does at either resolution
+    centres = [((x + 0.5) / zoom - 0.5, (y + 0.5) / zoom - 0.5) for x, y in found.centres]
+    return Packing(centres, found.turns, found.cover)
+
+
+def _pack(
+    region: np.ndarray,
+    faces: tuple[tuple[float, np.ndarray, np.ndarray], ...],
+    slack: int,
+    most: int,
+    neck: np.ndarray,
+) -> Packing | None:
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * slack + 1, 2 * slack + 1))
+    pad = faces[0][1].shape[0] + slack  # room for any face that can lie mostly inside
+    blob = cv2.copyMakeBorder(region, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
+    # a face may reach the slack past the blob's edge; the blob's rim need not be covered
+    loose = cv2.dilate(blob, kernel).astype(np.float32)
+    # nor need a neck between two tiles (their side faces, blur bridging the gap) be
+    must = cv2.morphologyEx(cv2.erode(blob, kernel), cv2.MORPH_OPEN, neck)
+    if not must.any():
+        return None
+    areas = [float(m.sum()) for _, m, _ in faces]
+    outside = [
+        a - cv2.filter2D(loose, -1, m, borderType=cv2.BORDER_CONSTANT)
+        for (_, m, _), a in zip(faces, areas, strict=True)
+    ]
+    fits = [out <= (1 - _INSIDE) * a + 0.5 for out, a in zip(outside, areas, strict=True)]
+    left = blob.copy()
+    centres: list[tuple[float, float]] = []
+    turns: list[float] = []
+    laid = np.zeros_like(loose)
+    for _laid in range(most):
+        left_f = left.astype(np.float32)
+        # A face goes where it explains most and sticks out least; of places alike, where
+        # the blob's edge or a face laid hems it in most: a row of tiles is then laid from
+        # its ends, tile on tile, not astride two (which leaves halves that take a face each).
+        hemmed = 1.0 - loose + laid
+        best = None
+        for (turn, mask, ring), fit, area, out in zip(faces, fits, areas, outside, strict=True):
+            if not fit.any():
+                continue
+            gain = cv2.filter2D(left_f, -1, mask, borderType=cv2.BORDER_CONSTANT)
+            hem = cv2.filter2D(hemmed, -1, ring, borderType=cv2.BORDER_CONSTANT)
+            score = (gain - out + _HEM * hem) / area  # faces turned differently differ in pixels
+            score[~fit | (gain < _LEAST_NEW * area)] = -np.inf
+            y, x = np.unravel_index(int(np.argmax(score)), score.shape)
+            if np.isfinite(score[y, x]) and (best is None or score[y, x] > best[0]):
+                best = (float(score[y, x]), int(x), int(y), turn, mask)
+        if best is None:
+            break
+        _, x, y, turn, mask = best
+        h = mask.shape[0] // 2
+        left[y - h : y + h + 1, x - h : x + h + 1] &= (mask == 0).view(np.uint8)
+        laid[y - h : y + h + 1, x - h : x + h + 1] = np.maximum(
+            laid[y - h : y + h + 1, x - h : x + h + 1], mask
+        )
+        centres.append((float(x - pad), float(y - pad)))
+        turns.append(turn)
+        if not (left & must).any():
+            break
+    cover = 1.0 - float((left & must).sum()) / float(must.sum())
+    # tiles lying apart fill their blob; one on another hides some of it, but a count
+    # far past the blob's area is faces laid astride tiles, each explaining a sliver
+    if not centres or cover < _COVER or len(centres) > float(region.sum()) / areas[0] + _HIDDEN:
+        return None
+    return Packing(centres, turns, cover)
