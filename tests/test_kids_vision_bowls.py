@@ -190,3 +190,30 @@ def test_a_face_is_laid_only_where_it_lies_within_the_blob() -> None:
     cv2.circle(region, (round(55 * s), round(30 * s)), round(11 * s), 1, -1)
     region[:, round(59 * s) :] = 0
     assert pack(region, "circle", s, 3) is None
+
+
+def _glared_diamond_tray(hand: bool) -> list:
+    """The tray with a green diamond in the big bowl, glare over most of its face, a red
+    square beside it; optionally a hand over the bowl's other side."""
+    h = _tray_to_image()
+    img = _draw_tray(h)
+    _fill(img, h, face_outline("diamond") + np.array([-8.0, 5.0]), (84, 168, 62))
+    # the diamond's upper half and middle washed out: its lower part keeps its green
+    glare = np.array([[9.0 * math.cos(t), 9.0 * math.sin(t)] for t in np.linspace(0, 6.3, 40)])
+    _fill(img, h, glare + np.array([-8.0, -1.0]), (245, 245, 245))
+    _fill(img, h, face_outline("square") + np.array([20.0, 10.0]), (58, 52, 228))
+    if hand:
+        _fill(img, h, np.array([[-30.0, -40], [10, -40], [10, -20], [-30, -20]]), SKIN_BGR)
+    readings = read_bowls(img, Plane(h, (img.shape[1], img.shape[0])))
+    return [b for b in readings if b.number == BIG]
+
+
+def test_a_tile_glare_washes_out_in_part_is_made_whole() -> None:
+    (big,) = _glared_diamond_tray(hand=False)
+    assert big.tiles == {"green": 1, "red": 1} and big.unknown == 0 and not big.occluded
+    assert big.confidence < 0.6  # its outline was not all seen
+
+
+def test_under_a_hand_a_piece_of_a_tile_is_not_made_whole() -> None:
+    (big,) = _glared_diamond_tray(hand=True)
+    assert big.occluded and big.tiles == {"red": 1} and big.unknown == 1

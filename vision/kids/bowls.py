@@ -22,7 +22,18 @@ from vision.geometry import apply_h
 
 from .colors import COLORS, balance_gains, label_map
 from .geometry import BIG_FLOOR_MM, SMALL_FLOOR_MM, SMALL_RING_MM, TRAY_RADIUS_MM, Plane, circle_polygon
-from .tiles import UNKNOWN, TileBlob, colour_masks, expected_area, read_faces, tile_strength
+from .packing import pack
+from .shapes import unsweep
+from .tiles import (
+    SHAPE_OF,
+    UNKNOWN,
+    TileBlob,
+    colour_masks,
+    expected_area,
+    faces_of,
+    read_faces,
+    tile_strength,
+)
 
 BIG = "big"
 FLOOR_RGB = (216, 204, 234)
@@ -48,6 +59,9 @@ _PALE_INSET_MM = 1.5  # a blurred tile edge's pale fringe is about this wide
 # rim's outline within this share of its radius, seen in this many twelfths of the turn
 _TABLE_SIZE_TOL, _TABLE_OFF_MM = 0.12, 15.0
 _RIM_TOL, _RIM_SECTORS = 0.03, 5
+# a tile made whole from the piece glare left of it: its colour is sure, its outline less
+_WHOLE_CONFIDENCE = 0.55
+_MOST_WHOLE = 4  # tiles of one colour made whole in one bowl: more is something else
 
 
 @dataclass
@@ -342,14 +356,7 @@ def _read_bowl(
     labels, hsv = label_map(patch, gains, grow_pale=True, pale_inset_px=_PALE_INSET_MM * s)
     masks = colour_masks(labels, hsv, s)
     blobs = read_faces(masks, tile_strength(hsv), s, sweep, floor)
-    counts: dict[str, int] = {}
-    unknown, confidence = _fragments(masks, blobs, sweep, floor, s), 1.0
-    for blob in blobs:
-        if blob.value == UNKNOWN:
-            unknown += blob.count
-        else:
-            counts[blob.value] = counts.get(blob.value, 0) + 1
-            confidence = min(confidence, blob.confidence)
+    fragments = _fragments(masks, blobs, sweep, floor, s)
     tiles = (labels > 0).astype(np.uint8)
     # a hand or a sleeve over the floor: what it hides cannot be counted
     near_tiles = cv2.dilate(tiles, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
@@ -364,9 +371,59 @@ def _read_bowl(
         or visible.sum() < floor.astype(bool).sum() * 0.98
         or _reaches_out(labels, hsv, floor_like, floor, reach * s)
     )
+    # A bowl with nothing over it: pieces of tile colour are tiles glare washed out in
+    # part. Under a hand or a sleeve, they are as likely tiles it hides in part, and a
+    # pale sleeve could be taken for the rest of a tile's face.
+    if not occluded and (fragments or any(b.value == UNKNOWN for b in blobs)):
+        whole = _made_whole(blobs, masks, labels, visible, sweep=sweep, floor=floor, s=s)
+        if whole is not None:
+            blobs, fragments = whole, 0
+    counts: dict[str, int] = {}
+    unknown, confidence = fragments, 1.0
+    for blob in blobs:
+        if blob.value == UNKNOWN:
+            unknown += blob.count
+        else:
+            counts[blob.value] = counts.get(blob.value, 0) + 1
+            confidence = min(confidence, blob.confidence)
     if occluded:
         confidence = min(confidence, 0.5)
     return BowlReading(number, centre, outline, counts, unknown, occluded, confidence, blobs)
+
+
+def _made_whole(
+    blobs: list[TileBlob],
+    masks: list[np.ndarray],
+    labels: np.ndarray,
+    visible: np.ndarray,
+    *,
+    sweep: np.ndarray,
+    floor: np.ndarray,
+    s: float,
+) -> list[TileBlob] | None:
+    """The bowl's tiles when each piece of tile colour that no face read explains (glare
+    washing out part of a tile, a pale top inside a dark bevel) is part of one whole face
+    of its colour lying over no other tile; None when some piece is not, or when a blob of
+    several tiles is still unread."""
+    if any(b.value == UNKNOWN and b.count > 1 for b in blobs):
+        return None
+    known = [b for b in blobs if b.value != UNKNOWN]
+    taken = np.zeros(labels.shape, np.uint8)
+    cv2.drawContours(taken, [b.contour for b in known], -1, 1, -1)
+    beside = cv2.dilate(taken, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (round(2 * s) | 1,) * 2))
+    out = list(known)
+    for k, color in enumerate(COLORS):
+        pieces = unsweep(masks[k], sweep) & (beside == 0) & (floor > 0)
+        if not pieces.any():
+            continue
+        room = (visible & (taken == 0) & ((labels == 0) | (labels == k + 1))).astype(np.uint8)
+        found = pack(pieces, SHAPE_OF[color], s, _MOST_WHOLE, room)
+        if found is None:
+            return None
+        out += faces_of(color, found, s, _WHOLE_CONFIDENCE)
+    if _fragments(masks, out, sweep, floor, s):
+        return None
+    return out
 
 
 def _reaches_out(

@@ -59,16 +59,26 @@ def _faces(shape: str, px_per_mm: float) -> tuple[tuple[float, np.ndarray, np.nd
     return tuple(out)
 
 
-def pack(region: np.ndarray, shape: str, px_per_mm: float, most: int) -> Packing | None:
+def pack(
+    region: np.ndarray, shape: str, px_per_mm: float, most: int, room: np.ndarray | None = None
+) -> Packing | None:
     """The whole faces of `shape` that explain `region` (a uint8 mask of one colour's
-    blob at `px_per_mm`), at most `most`; None when no such set of faces explains it."""
+    blob at `px_per_mm`), at most `most`, each lying within `room` (a uint8 mask the
+    size of `region`; by default the blob itself); None when no such faces explain it."""
     zoom = min(1.0, _WORK_PX_PER_MM / px_per_mm)
     if zoom < 1.0:
-        small = cv2.resize(region.astype(np.float32), None, fx=zoom, fy=zoom, interpolation=cv2.INTER_AREA)
-        region = (small >= 0.5).astype(np.uint8)
+        region = _shrink(region, zoom)
+        room = None if room is None else _shrink(room, zoom)
     px = px_per_mm * zoom
     neck = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (round(_NECK_MM * px) | 1,) * 2)
-    found = _pack(region, _faces(shape, round(px, 2)), max(1, round(_SLACK_MM * px)), most, neck)
+    found = _pack(
+        region,
+        region if room is None else room,
+        _faces(shape, round(px, 2)),
+        slack=max(1, round(_SLACK_MM * px)),
+        most=most,
+        neck=neck,
+    )
     if found is None or zoom == 1.0:
         return found
     # a pixel's centre lies half a pixel in: so it does at either resolution
@@ -76,9 +86,16 @@ def pack(region: np.ndarray, shape: str, px_per_mm: float, most: int) -> Packing
     return Packing(centres, found.turns, found.cover)
 
 
+def _shrink(mask: np.ndarray, zoom: float) -> np.ndarray:
+    small = cv2.resize(mask.astype(np.float32), None, fx=zoom, fy=zoom, interpolation=cv2.INTER_AREA)
+    return (small >= 0.5).astype(np.uint8)
+
+
 def _pack(
     region: np.ndarray,
+    room: np.ndarray,
     faces: tuple[tuple[float, np.ndarray, np.ndarray], ...],
+    *,
     slack: int,
     most: int,
     neck: np.ndarray,
@@ -86,8 +103,9 @@ def _pack(
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * slack + 1, 2 * slack + 1))
     pad = faces[0][1].shape[0] + slack  # room for any face that can lie mostly inside
     blob = cv2.copyMakeBorder(region, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
-    # a face may reach the slack past the blob's edge; the blob's rim need not be covered
-    loose = cv2.dilate(blob, kernel).astype(np.float32)
+    # a face may reach the slack past its room's edge; the blob's rim need not be covered
+    loose = cv2.dilate(cv2.copyMakeBorder(room, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0), kernel)
+    loose = loose.astype(np.float32)
     # nor need a neck between two tiles (their side faces, blur bridging the gap) be
     must = cv2.morphologyEx(cv2.erode(blob, kernel), cv2.MORPH_OPEN, neck)
     if not must.any():

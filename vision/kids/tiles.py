@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from .colors import COLORS, hue_classes
-from .packing import pack
+from .packing import Packing, pack
 from .shapes import SHAPES, classify, face_area_mm2, face_outline, features, unsweep
 
 SHAPE_OF = dict(zip(COLORS, ("square", "hexagon", "diamond", "circle"), strict=True))
@@ -186,15 +186,20 @@ def _packed(
     packing = pack(region, shape, px_per_mm, most)
     if packing is None:
         return None
-    outline = face_outline(shape) * px_per_mm
+    return faces_of(color, packing, px_per_mm, _PACKED_CONFIDENCE, offset=(x, y))
+
+
+def faces_of(
+    color: str, packing: Packing, px_per_mm: float, confidence: float, *, offset: tuple[int, int] = (0, 0)
+) -> list[TileBlob]:
+    """The tiles of a packing, their contours the faces laid (patch px, plus `offset`)."""
+    outline = face_outline(SHAPE_OF[color]) * px_per_mm
     out = []
     for (cx, cy), turn in zip(packing.centres, packing.turns, strict=True):
         a = math.radians(turn)
         rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
-        pts = outline @ rot.T + (cx + x, cy + y)
-        out.append(
-            TileBlob(color, 1, _PACKED_CONFIDENCE, color, np.round(pts).astype(np.int32).reshape(-1, 1, 2))
-        )
+        pts = outline @ rot.T + (cx + offset[0], cy + offset[1])
+        out.append(TileBlob(color, 1, confidence, color, np.round(pts).astype(np.int32).reshape(-1, 1, 2)))
     return out
 
 
