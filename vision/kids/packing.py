@@ -27,8 +27,8 @@ _SLACK_MM = 0.7  # a face's outline is this uncertain (blur, the cut-back side f
 _NECK_MM = 4.0  # parts of a blob narrower than this need no face of their own
 _INSIDE = 0.9  # of a laid face, at least this share lies in the blob
 _COVER = 0.95  # the faces together cover at least this share of the blob
-_LEAST_NEW = 0.3  # a face laid must explain this share of a face's area not yet covered
-_HIDDEN = 0.75  # tiles lying on one another hide at most this many tiles' area of a blob
+_LEAST_NEW = 0.4  # a face laid must explain this share of a face's area not yet covered
+_HIDDEN = 0.5  # tiles lying on one another hide at most this many tiles' area of a blob
 _HEM = 0.5  # weight of a face's hemmed-in rim pixels against the pixels it explains
 _WORK_PX_PER_MM = 1.5  # faces are laid at this resolution: a tile is 30 px across, enough
 
