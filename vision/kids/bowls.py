@@ -23,7 +23,7 @@ from vision.geometry import apply_h
 from .colors import COLORS, balance_gains, label_map
 from .geometry import BIG_FLOOR_MM, SMALL_FLOOR_MM, SMALL_RING_MM, TRAY_RADIUS_MM, Plane, circle_polygon
 from .packing import pack
-from .shapes import unsweep
+from .shapes import face_size_mm, unsweep
 from .tiles import (
     SHAPE_OF,
     UNKNOWN,
@@ -417,10 +417,19 @@ def _made_whole(
         if not pieces.any():
             continue
         room = (visible & (taken == 0) & ((labels == 0) | (labels == k + 1))).astype(np.uint8)
-        found = pack(pieces, SHAPE_OF[color], s, _MOST_WHOLE, room)
+        # faces reach at most a tile's length past the pieces they explain
+        x, y, w, h = cv2.boundingRect(pieces)
+        m = round(max(face_size_mm(SHAPE_OF[color])) * s)
+        x0, y0, x1, y1 = (
+            max(0, x - m),
+            max(0, y - m),
+            min(pieces.shape[1], x + w + m),
+            min(pieces.shape[0], y + h + m),
+        )
+        found = pack(pieces[y0:y1, x0:x1], SHAPE_OF[color], s, _MOST_WHOLE, room[y0:y1, x0:x1])
         if found is None:
             return None
-        out += faces_of(color, found, s, _WHOLE_CONFIDENCE)
+        out += faces_of(color, found, s, _WHOLE_CONFIDENCE, offset=(x0, y0))
     if _fragments(masks, out, sweep, floor, s):
         return None
     return out

@@ -43,6 +43,12 @@ def face_outline(shape: str, n_circle: int = 64) -> np.ndarray:
     return np.column_stack([CIRCLE_MM / 2 * np.cos(a), CIRCLE_MM / 2 * np.sin(a)])
 
 
+def face_size_mm(shape: str) -> tuple[float, float]:
+    """The face's width and height (mm) as drawn by face_outline, unturned."""
+    p = face_outline(shape)
+    return float(np.ptp(p[:, 0])), float(np.ptp(p[:, 1]))
+
+
 def face_area_mm2(shape: str) -> float:
     p = face_outline(shape, 256)
     return 0.5 * abs(float(np.dot(p[:, 0], np.roll(p[:, 1], 1)) - np.dot(p[:, 1], np.roll(p[:, 0], 1))))
