@@ -9,6 +9,7 @@ import pytest
 
 from vision import cells, recognize
 from vision.cells import read_board
+from vision.color import WhiteBalance
 from vision.recognize import analyse
 from vision.synth import BoardContent, Conditions, TableContent, random_content, render_table
 
@@ -207,3 +208,14 @@ def test_tiles_shading_a_grey_walls_cream_do_not_move_it(azimuth, light):
         assert reading.grid_in_place
         read, true = _read_and_true(found, reading, truth)
         assert sum(r == t for r, t in zip(read, true, strict=True)) >= 40
+
+
+def test_a_cream_window_running_out_of_the_frame_says_nothing():
+    # Out of the frame the picture is black: a window partly there would read as dark as
+    # a grey cell, and a board cut by the frame's edge through its cream would be unread.
+    frame = np.full((200, 250, 3), 200, np.uint8)
+    to_image = np.diag([0.25, 0.25, 1.0])  # crop px -> image px: the frame ends at crop x = 1000
+    luma = cells._luma_view(frame, to_image, WhiteBalance.identity())
+    inside, straddling, outside = luma(np.array([[500.0, 300.0], [992.0, 300.0], [1012.0, 300.0]]), 12)
+    assert inside == pytest.approx(200 / cells._CREAM_LUMA, abs=0.02)
+    assert np.isnan(straddling) and np.isnan(outside)

@@ -245,7 +245,7 @@ def _luma_view(frame: np.ndarray, panel_h: np.ndarray,
                wb: WhiteBalance) -> Callable[..., np.ndarray]:
     """The panel and _GREY_MARGIN round it, balanced, at _GREY_SCALE: a function giving
     the median lightness (relative to the cream) of windows round points (crop px), NaN
-    for a window whose centre is out of the frame."""
+    for a window that runs out of the frame."""
     s, m = _GREY_SCALE, _GREY_MARGIN
     w, h = round((PANEL_W_PX + 2 * m) * s), round((PANEL_H_PX + 2 * m) * s)
     to_img = panel_h @ np.array([[1 / s, 0, -m], [0, 1 / s, -m], [0, 0, 1.0]])
@@ -255,10 +255,12 @@ def _luma_view(frame: np.ndarray, panel_h: np.ndarray,
 
     def luma(points: np.ndarray, half: float = _WINDOW * CELL_PX / 2) -> np.ndarray:
         at = (points + m) * s
-        pixels, _ = _sample_windows(view, at, max(2, round(half * s)))
-        ix = np.clip(np.round(at).astype(int), 0, (w - 1, h - 1))
+        r = max(2, round(half * s))
+        pixels, _ = _sample_windows(view, at, r)
+        box = np.array([[-r, -r], [r - 1, -r], [-r, r - 1], [r - 1, r - 1]])
+        corners = np.clip(np.round(at).astype(int)[:, None, :] + box, 0, (w - 1, h - 1))
         median = np.median(pixels.reshape(len(points), -1), axis=1) / _CREAM_LUMA
-        return np.where(seen[ix[:, 1], ix[:, 0]], median, np.nan)
+        return np.where(seen[corners[..., 1], corners[..., 0]].all(axis=1), median, np.nan)
 
     return luma
 
