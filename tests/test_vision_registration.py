@@ -9,8 +9,9 @@ import pytest
 
 from vision import cells, recognize
 from vision.cells import read_board
+from vision.color import WhiteBalance
 from vision.recognize import analyse
-from vision.synth import Conditions, random_content, render_table
+from vision.synth import BoardContent, Conditions, TableContent, random_content, render_table
 
 UNKNOWN = "unknown"
 
@@ -131,3 +132,90 @@ def test_a_grid_in_place_is_kept_when_the_print_is_found_where_it_is(table, monk
     assert len(calls) == 2  # the grid as found was doubted, and the print searched for
     assert kept is board
     assert again.places == read_board(frame, board, reading.balance).places
+
+
+@pytest.fixture(scope="module")
+def grey_table():
+    rng = np.random.default_rng(12)
+    content = random_content(rng, players=2, side="grey", fill=0.7)
+    frame, truth = render_table(content, Conditions(shadow=0.35), rng)
+    rec = analyse(frame)
+    return frame, truth, rec
+
+
+def test_a_grey_grid_in_place_is_read(grey_table):
+    _, truth, rec = grey_table
+    assert [r.side for _, r in rec.boards] == ["grey", "grey"]
+    for board, reading in rec.boards:
+        read, true = _read_and_true(board, reading, truth)
+        assert reading.grid_in_place
+        assert sum(r == t for r, t in zip(read, true, strict=True)) >= 40
+
+
+@pytest.mark.parametrize("move", [
+    [[1.0, 0, 84], [0, 1.0, 0]],  # a cell across, either way
+    [[1.0, 0, -84], [0, 1.0, 0]],
+    [[1.0, 0, 0], [0, 1.0, 86]],  # a cell down, either way
+    [[1.0, 0, 0], [0, 1.0, -86]],
+    [[1.0, 0, 200], [0, 1.0, -70]],  # an arm's edge taken for the board's side
+    [[0.8, 0, 0], [0, 1.0, 0]],  # rebuilt at the wrong depth round a mat: squeezed
+])
+def test_a_grey_grid_off_its_wall_reads_nothing_wrong(grey_table, move):
+    # The grey side has no coloured print to check a grid by. Its wall is a block of grey
+    # cells (or tiles) in the panel's cream, with cream beside and under it: a grid off
+    # by a cell or more sees cream in wall cells or cells in the cream, and reads nothing.
+    frame, truth, rec = grey_table
+    m = np.vstack([np.array(move, float), [0, 0, 1.0]])
+    for board, reading in rec.boards:
+        off = read_board(frame, dataclasses.replace(board, panel_h=board.panel_h @ m), reading.balance)
+        read, true = _read_and_true(board, off, truth)
+        assert all(r == t for r, t in zip(read, true, strict=True) if r != UNKNOWN)
+
+
+def test_white_tiles_on_a_grey_wall_are_not_taken_for_its_cream():
+    # A white tile is as light as the panel's cream; a full column of them is a grey wall
+    # in place all the same.
+    rng = np.random.default_rng(5)
+    wall = [[None] * 5 for _ in range(5)]
+    for row in range(5):
+        wall[row][2] = "white"
+        wall[row][4] = "white" if row < 3 else None
+    board = BoardContent(side="grey", lines=[(None, 0)] * 5, wall=wall)
+    content = TableContent(boards=[board, board], factories=[["red"] * 4] * 5)
+    frame, truth = render_table(content, Conditions.neutral(), rng)
+    rec = analyse(frame)
+    for found, reading in rec.boards:
+        assert reading.grid_in_place
+        read, true = _read_and_true(found, reading, truth)
+        assert read == true
+
+
+@pytest.mark.parametrize("azimuth, light", [(0.0, 135.0), (90.0, 45.0), (270.0, 135.0)])
+def test_tiles_shading_a_grey_walls_cream_do_not_move_it(azimuth, light):
+    # Tall tiles at the pattern lines' ends and along the wall's edges, seen obliquely
+    # under a low light, lean over the cream beside the wall and shade it: where a tile
+    # lies next to it, the cream says nothing of where the wall is.
+    rng = np.random.default_rng(8)
+    wall = [["red" if row == 4 or column == 0 else None for column in range(5)] for row in range(5)]
+    board = BoardContent(side="grey", lines=[("blue", k + 1) for k in range(5)], wall=wall)
+    content = TableContent(boards=[board, board], factories=[["red"] * 4] * 5)
+    cond = Conditions(tilt_deg=40.0, azimuth_deg=azimuth, light_azimuth_deg=light, light_elevation_deg=25.0,
+                      shadow=0.8)
+    frame, truth = render_table(content, cond, rng)
+    rec = analyse(frame)
+    assert len(rec.boards) == 2
+    for found, reading in rec.boards:
+        assert reading.grid_in_place
+        read, true = _read_and_true(found, reading, truth)
+        assert sum(r == t for r, t in zip(read, true, strict=True)) >= 40
+
+
+def test_a_cream_window_running_out_of_the_frame_says_nothing():
+    # Out of the frame the picture is black: a window partly there would read as dark as
+    # a grey cell, and a board cut by the frame's edge through its cream would be unread.
+    frame = np.full((200, 250, 3), 200, np.uint8)
+    to_image = np.diag([0.25, 0.25, 1.0])  # crop px -> image px: the frame ends at crop x = 1000
+    luma = cells._luma_view(frame, to_image, WhiteBalance.identity())
+    inside, straddling, outside = luma(np.array([[500.0, 300.0], [992.0, 300.0], [1012.0, 300.0]]), 12)
+    assert inside == pytest.approx(200 / cells._CREAM_LUMA, abs=0.02)
+    assert np.isnan(straddling) and np.isnan(outside)

@@ -15,7 +15,10 @@ any place counts, the grid is checked against the board's own print: a coloured
 wall's colours must lie on their diagonals where the grid puts them, else the grid is
 off (a board rebuilt wrong round an arm or the frame's edge): the print is then
 searched for round it and the board read where the print is, or, if the print is
-nowhere clear, nothing is read.
+nowhere clear, nothing is read. A grey wall has no colours to check a grid by; its
+grid must lie on the wall's block of grey cells, darker than the cream beside and
+under it, and fit that block better than the grid a cell away does, else nothing is
+read (a coloured wall read as grey off its grid is then searched for as above).
 Without a measured model, places are read by the colour-word mixes of vision.color.
 """
 
@@ -23,6 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -86,7 +90,7 @@ class BoardReading:
     balance: WhiteBalance
     histograms: np.ndarray  # word counts of each place's window, in PLACES order
     features: np.ndarray  # what the place model reads, one row a place, in PLACES order
-    grid_in_place: bool  # the coloured wall's print lies where the grid puts it (else nothing is read)
+    grid_in_place: bool  # the wall (print or grey block) lies where the grid puts it (else nothing is read)
 
 
 def _sample_windows(panel: np.ndarray, centers: np.ndarray, half: int) -> tuple[np.ndarray, np.ndarray]:
@@ -150,7 +154,8 @@ def read_board(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
         places, covered = _read_by_mixes(hists, glare, vivid, side), False
     if sure is not None:
         places = {p: r if r.confidence >= sure else Reading(UNKNOWN, r.confidence) for p, r in places.items()}
-    in_place = _grid_in_place(hists, side)
+    in_place = _grid_in_place(hists, side) and (
+        side == "colored" or _grey_wall_in_place(frame, board.panel_h, wb, _gaps_clear(places)))
     if not in_place:
         # The grid is not where the board's print is (a board rebuilt wrong from the sides
         # a hand or the frame's edge left in view): every place would be read off a
@@ -163,6 +168,101 @@ def read_board(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
     confidence = board.confidence * side_conf * (min(known) if known else 0.0)
     return BoardReading(side, side_conf, lines, floor, wall, places, apply_h(board.panel_h, CENTERS + shift),
                         float(confidence), covered, wb, hists, features, in_place)
+
+
+# The grey side has no coloured print to check a grid by, but its wall is as plain a
+# structure: a block of grey cells (or tiles) set in the panel's cream. Cream lies in
+# the gap between the pattern lines' ends and the wall (between the small triangles)
+# and in the strip under the wall, above the floor's labels (crop px).
+_GREY_GAPS = np.array([(450.0, 100.0 + 86 * k) for k in range(4)]
+                      + [(512.0 + 84 * c, 460.0) for c in range(5)])
+_GAP_HALF = 12  # crop px: inside the gap, clear of the triangles, the cells and the labels
+# Right of the wall and above it lies the board's blue frame, darker than any cream.
+_GREY_RIM = np.array([(916.0, 57.0 + 86 * r) for r in range(5)] + [(512.0 + 84 * c, -17.0) for c in range(5)])
+# Lightness (luma) relative to the panel's cream, which the board's balance sets to
+# CREAM_RGB: empty grey cells show about 0.74 of it, tiles less (a white tile's teal
+# star too: about 0.8), the cream 0.95-1.0 (its veins and a tile's shadow darken some).
+_CREAM_LUMA = float(np.dot(color.CREAM_RGB, (0.299, 0.587, 0.114)))
+_GREY_CELL_LIGHT = 0.92  # a wall window this light is no grey cell nor a tile
+_GREY_LIGHT_MOST = 3  # wall windows that light the grid may have (glare, a tile's pale side)
+_GAP_DARK = 0.8  # a gap window this dark is no cream
+_GAP_DARK_SHARE = 2 / 3  # ... and a grid in place has at most this share of them dark
+_GAPS_JUDGED = 5  # gap windows in view needed to judge by them
+# A tile stands 7 mm tall: seen obliquely, its top face and a side lean off its cell
+# over the cream next to it, and lit obliquely, it shades it. The places next to each
+# gap window: the pattern lines' ends and the wall's first column either side of a gap
+# between the triangles, the wall's last row above the strip.
+_GAP_NEIGHBOURS = ([[("line", k, 0), ("line", k + 1, 0), ("wall", k, 0), ("wall", k + 1, 0)]
+                    for k in range(4)] + [[("wall", 4, c)] for c in range(5)])
+# A grid a cell off still sees mostly grey cells and cream where it looks; the grid
+# moved back by that cell fits the block clearly better: by this many windows more.
+_NEIGHBOUR_BETTER = 2
+_GREY_MARGIN = 120  # crop px seen round the panel: a cell and a window past the rim
+_GREY_SCALE = 0.25  # of the crop: a window's median lightness needs few pixels
+
+
+def _grey_wall_in_place(frame: np.ndarray, panel_h: np.ndarray, wb: WhiteBalance, clear: np.ndarray) -> bool:
+    """Whether a grey wall's grid lies on the board's grey block: its cells darker than
+    the cream, the cream round it where the grid puts it, and no grid a cell away
+    fitting the block clearly better (`clear`: the cream's windows with no tile by them).
+    A grid off (a board rebuilt wrong round an arm, a mat or the frame's edge) sees
+    cream or the table in wall cells, or cells and tiles in the cream."""
+    luma = _luma_view(frame, panel_h, wb)
+    steps = np.array([(0.0, 0.0), (_PITCH[0], 0.0), (-_PITCH[0], 0.0), (0.0, _PITCH[1]), (0.0, -_PITCH[1])])
+    wall = luma((CENTERS[_WALL_ROWS][None] + steps[:, None]).reshape(-1, 2)).reshape(len(steps), -1)
+    gaps = luma((_GREY_GAPS[None] + steps[:, None]).reshape(-1, 2), _GAP_HALF).reshape(len(steps), -1)
+    if (wall[0] >= _GREY_CELL_LIGHT).sum() > _GREY_LIGHT_MOST:
+        return False
+    gaps[:, ~clear] = np.nan
+    judged = gaps[0][np.isfinite(gaps[0])]
+    if len(judged) >= _GAPS_JUDGED and (judged < _GAP_DARK).mean() > _GAP_DARK_SHARE:
+        return False
+    rim = luma((_GREY_RIM[None] + steps[:, None]).reshape(-1, 2), _GAP_HALF).reshape(len(steps), -1)
+    here, *moved = [_grey_fit(*looks) for looks in zip(wall, gaps, rim, strict=True)]
+    for there in moved:
+        both = np.isfinite(here) & np.isfinite(there)
+        if there[both].sum() >= here[both].sum() + _NEIGHBOUR_BETTER:
+            return False
+    return True
+
+
+def _gaps_clear(places: dict[tuple, Reading]) -> np.ndarray:
+    """Which gap windows have no tile read next to them. A place left unread (under a
+    hand, say) excuses no dark window: a grid off reads most places so."""
+    return np.array([all(places[p].value in (None, UNKNOWN) for p in near) for near in _GAP_NEIGHBOURS])
+
+
+def _grey_fit(wall: np.ndarray, gaps: np.ndarray, rim: np.ndarray) -> np.ndarray:
+    """Each window's fit to the grey block: 1 for a wall window darker than the cream, a
+    gap window as light as it and a window on the frame darker, else 0; NaN where the
+    window is out of the frame or not judged."""
+    fit = np.concatenate([wall < _GREY_CELL_LIGHT, gaps >= _GAP_DARK, rim < _GAP_DARK]).astype(np.float64)
+    fit[~np.isfinite(np.concatenate([wall, gaps, rim]))] = np.nan
+    return fit
+
+
+def _luma_view(frame: np.ndarray, panel_h: np.ndarray,
+               wb: WhiteBalance) -> Callable[..., np.ndarray]:
+    """The panel and _GREY_MARGIN round it, balanced, at _GREY_SCALE: a function giving
+    the median lightness (relative to the cream) of windows round points (crop px), NaN
+    for a window that runs out of the frame."""
+    s, m = _GREY_SCALE, _GREY_MARGIN
+    w, h = round((PANEL_W_PX + 2 * m) * s), round((PANEL_H_PX + 2 * m) * s)
+    to_img = panel_h @ np.array([[1 / s, 0, -m], [0, 1 / s, -m], [0, 0, 1.0]])
+    view = wb.apply_u8(cv2.warpPerspective(frame, np.linalg.inv(to_img), (w, h), flags=cv2.INTER_LINEAR))
+    view = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY)  # luma: 0.299 R + 0.587 G + 0.114 B
+    seen = in_frame(to_img, w, h, frame.shape[1], frame.shape[0])
+
+    def luma(points: np.ndarray, half: float = _WINDOW * CELL_PX / 2) -> np.ndarray:
+        at = (points + m) * s
+        r = max(2, round(half * s))
+        pixels, _ = _sample_windows(view, at, r)
+        box = np.array([[-r, -r], [r - 1, -r], [-r, r - 1], [r - 1, r - 1]])
+        corners = np.clip(np.round(at).astype(int)[:, None, :] + box, 0, (w - 1, h - 1))
+        median = np.median(pixels.reshape(len(points), -1), axis=1) / _CREAM_LUMA
+        return np.where(seen[corners[..., 1], corners[..., 0]].all(axis=1), median, np.nan)
+
+    return luma
 
 
 def read_registered(frame: np.ndarray, board: BoardFind,
