@@ -126,16 +126,23 @@ def _pack(
         # the blob's edge or a face laid hems it in most: a row of tiles is then laid from
         # its ends, tile on tile, not astride two (which leaves halves that take a face each).
         hemmed = 1.0 - loose + laid
-        best = None
+        # each turn's faces by what they explain, net of what sticks out (per pixel: faces
+        # turned differently differ in pixels); the hem only ranks turns that can still win
+        nets = []
         for (turn, mask, ring), fit, area, out in zip(faces, fits, areas, outside, strict=True):
             if not fit.any():
                 continue
             gain = cv2.filter2D(left_f, -1, mask, borderType=cv2.BORDER_CONSTANT)
-            hem = cv2.filter2D(hemmed, -1, ring, borderType=cv2.BORDER_CONSTANT)
-            score = (gain - out + _HEM * hem) / area  # faces turned differently differ in pixels
-            score[~fit | (gain < _LEAST_NEW * area)] = -np.inf
+            net = (gain - out) / area
+            net[~fit | (gain < _LEAST_NEW * area)] = -np.inf
+            nets.append((float(net.max()), net, turn, mask, ring, area))
+        best = None
+        for top, net, turn, mask, ring, area in sorted(nets, key=lambda t: -t[0]):
+            if not np.isfinite(top) or (best is not None and top + _HEM * ring.sum() / area <= best[0]):
+                continue
+            score = net + _HEM / area * cv2.filter2D(hemmed, -1, ring, borderType=cv2.BORDER_CONSTANT)
             y, x = np.unravel_index(int(np.argmax(score)), score.shape)
-            if np.isfinite(score[y, x]) and (best is None or score[y, x] > best[0]):
+            if best is None or score[y, x] > best[0]:
                 best = (float(score[y, x]), int(x), int(y), turn, mask)
         if best is None:
             break
