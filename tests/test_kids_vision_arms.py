@@ -1,6 +1,7 @@
 """Kids boards found in part: an arm across a board (the print under it hidden, a white or
-grey sleeve passing for the print). The board must be found and named, and no field
-under the arm read as anything but "unknown"."""
+grey sleeve passing for the print), a board showing only a corner of its frame, and a board
+whose frame's side the photo's edge cuts at a slant. The board must be found and named,
+and no field under the arm read as anything but "unknown"."""
 
 from __future__ import annotations
 
@@ -66,3 +67,22 @@ def test_a_board_half_under_an_arm_is_found_and_unknown_under_it(sleeve: tuple[i
     assert sum(f == UNKNOWN for f in fields) >= 8  # under the arm
     assert all(f in (t, UNKNOWN) for f, t in zip(fields, truths, strict=True))
     assert sum(f == t for f, t in zip(fields, truths, strict=True)) >= 4  # the rest is read
+
+
+def test_a_board_showing_only_a_corner_of_its_frame_is_found() -> None:
+    frame, truth = _table(tilt_deg=20, azimuth_deg=30)
+    # the Garden board's right side out of the photo, an arm along its bottom side: of
+    # its frame only the two sides meeting at its left corner show
+    frame = _arm(frame[:, :1240].copy(), (950, 1130), (1320, 880), 130, SLEEVE_RGB[0])
+    _, fields, truths = _read(recognise_kids(frame, BOARDS), truth, "Garden (example)")
+    assert all(f in (t, UNKNOWN) for f, t in zip(fields, truths, strict=True))
+    assert sum(f == t for f, t in zip(fields, truths, strict=True)) >= 8
+
+
+def test_a_frame_side_cut_at_a_slant_by_the_photos_edge_is_replaced() -> None:
+    frame, truth = _table(tilt_deg=3, roll_deg=8)
+    # the photo's bottom edge cuts the Garden board's lower side at a slant: the band left
+    # there is no straight side of the frame
+    _, fields, truths = _read(recognise_kids(frame[:1008].copy(), BOARDS), truth, "Garden (example)")
+    assert all(f in (t, UNKNOWN) for f, t in zip(fields, truths, strict=True))
+    assert sum(f == t for f, t in zip(fields, truths, strict=True)) >= 15
