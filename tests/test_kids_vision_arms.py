@@ -1,7 +1,8 @@
 """Kids boards found in part: an arm across a board (the print under it hidden, a white or
-grey sleeve passing for the print), a board showing only a corner of its frame, and a board
-whose frame's side the photo's edge cuts at a slant. The board must be found and named,
-and no field under the arm read as anything but "unknown"."""
+grey sleeve passing for the print), a board showing only a corner of its frame, a board
+whose frame's side the photo's edge cuts at a slant, and boards none of which shows
+whole. The board must be found and named, and no field under the arm read as anything
+but "unknown"."""
 
 from __future__ import annotations
 
@@ -86,3 +87,13 @@ def test_a_frame_side_cut_at_a_slant_by_the_photos_edge_is_replaced() -> None:
     _, fields, truths = _read(recognise_kids(frame[:1008].copy(), BOARDS), truth, "Garden (example)")
     assert all(f in (t, UNKNOWN) for f, t in zip(fields, truths, strict=True))
     assert sum(f == t for f, t in zip(fields, truths, strict=True)) >= 15
+
+
+def test_boards_none_of_which_shows_whole_are_found_from_above() -> None:
+    frame, truth = _table(tilt_deg=3)
+    # the photo's right edge cuts both boards: no board found whole gives the table's plane
+    obs = recognise_kids(frame[:, :1100].copy(), BOARDS)
+    for name in ("Garden (example)", "Sea (example)"):
+        _, fields, truths = _read(obs, truth, name)
+        assert all(f in (t, UNKNOWN) for f, t in zip(fields, truths, strict=True))
+        assert sum(f == t for f, t in zip(fields, truths, strict=True)) >= 12

@@ -13,6 +13,7 @@ from vision.kids.colors import label_map
 from vision.kids.frames import (
     complete_corner,
     complete_frame,
+    complete_from_above,
     find_frames,
     frames_from_holes,
 )
@@ -119,6 +120,18 @@ def test_a_frame_showing_only_a_corner_is_completed_both_ways_on_the_tables_plan
         (corner[1][0], (corner[1][1] + corner[0][1]) / np.linalg.norm(corner[1][1] + corner[0][1])),
     ]
     assert complete_corner(slanted, h, (300.0, 200.0)) == []
+
+
+def test_three_sides_seen_from_above_are_completed_both_ways() -> None:
+    # a board seen straight down at 1.2 px/mm, its right side out of the photo
+    board = np.array([[100.0, 100.0], [460.0, 100.0], [460.0, 340.0], [100.0, 340.0]])
+    sides = [((board[3] + board[0]) / 2, np.array([-1.0, 0.0]))]  # left
+    sides += [((board[0] + board[1]) / 2, np.array([0.0, -1.0]))]  # top
+    sides += [((board[2] + board[3]) / 2, np.array([0.0, 1.0]))]  # bottom
+    sides = [sides[2], sides[0], sides[1]]  # clockwise round it, as find_frames gives them
+    quads = complete_from_above(sides, (300.0, 200.0))
+    assert len(quads) == 2  # 240 px across: 200 mm (board lying long side across) or 300 mm
+    assert _corner_error(quads, board) < 1.0
 
 
 def _bowl_patch(tiles: list[tuple[str, float, float, float]], px_per_mm: float, blur_mm: float) -> np.ndarray:

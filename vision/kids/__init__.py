@@ -25,6 +25,7 @@ from .frames import (
     Frames,
     complete_corner,
     complete_frame,
+    complete_from_above,
     find_frames,
     frames_from_holes,
     quad_sides,
@@ -77,6 +78,8 @@ def analyse_kids(frame: np.ndarray, boards: Sequence[KidsBoard]) -> KidsRecognit
     finds = _distinct(whole)
     unnamed = [quad / scale for quad, find in zip(frames.quads, whole, strict=True) if find is None]
     partial = _partial_frames(frames, unnamed, scale)
+    if not finds and frames.open:
+        finds = _distinct([identify(frame, gray, q, definitions) for q in _from_above(frames.open, scale)])
     if finds and partial:
         finds = _distinct(finds + _completed(frame, gray, partial, finds=finds, definitions=definitions))
     # a frame whose band runs into other violet (a mat, the tray) shows as the hole it closes
@@ -134,6 +137,15 @@ def _partial_frames(frames: Frames, unnamed: list[np.ndarray], scale: float) -> 
         sides = quad_sides(quad)
         three += [[sides[(k + 1) % 4], sides[(k + 2) % 4], sides[(k + 3) % 4]] for k in range(4)]
     return three + two
+
+
+def _from_above(open_frames: list[list], scale: float) -> list[np.ndarray]:
+    """Frames seen on three sides, completed in image px as if the camera looked straight
+    down: with no board found whole, nothing gives the table's plane."""
+    board_mm = (BOARD_W_MM, BOARD_H_MM)
+    return [
+        q for sides in open_frames for q in complete_from_above([(p / scale, n) for p, n in sides], board_mm)
+    ]
 
 
 def _completed(

@@ -178,6 +178,24 @@ def complete_frame(
     return _image_quad([a, b, c, _opposite(b, along)], h)
 
 
+def complete_from_above(
+    sides: list[tuple[np.ndarray, np.ndarray]], board_mm: tuple[float, float]
+) -> list[np.ndarray]:
+    """The image quads a frame seen on three sides may have when no board was found
+    whole to give the table's plane: the camera taken to look straight down, the
+    opposite sides lie either of the board's lengths apart, and the unseen side the
+    other length from the middle one. Both are given for the print to decide."""
+    (pa, na), _, (pc, _) = sides
+    across = abs(float(na @ (pc - pa)))
+    out = []
+    for length in board_mm:
+        scale = across / length  # px per mm if the opposite sides lie `length` apart
+        quad = complete_frame(sides, np.diag([scale, scale, 1.0]), board_mm)
+        if quad is not None:
+            out.append(quad)
+    return out
+
+
 def complete_corner(
     sides: list[tuple[np.ndarray, np.ndarray]], h: np.ndarray, board_mm: tuple[float, float]
 ) -> list[np.ndarray]:
