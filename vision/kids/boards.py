@@ -30,6 +30,8 @@ _MATCH_STEP = 3  # every third pixel of a template is plenty for its contrast, a
 _READ_PX_PER_MM, _READ_COARSE_PX_PER_MM, _COARSE_BELOW = 2.5, 2.0, 1.6
 _CLEARLY_LONGER = 1.25  # sides this much longer than the others in the photo are the board's long ones
 _MIN_MATCH = 0.45  # contrast of the outlines (in near-band spreads) below which it is no board
+# below this contrast not even part of the outlines shows: no board, however hidden
+_SECOND_LOOK = 0.05
 _MIN_SHOWN = 0.2  # the least share of a template that must show its print for a match to count
 _TILE_SAT = 100  # saturation above the print's pastels: a tile, skin, a coloured sleeve
 _FLAT_WINDOW = 17  # px at _MATCH_PX_PER_MM: about 8 mm, wider than an outline's light bands
@@ -154,7 +156,7 @@ def identify(
             contrast = (float(light.mean()) - float(flat[ink].mean())) / (float(light.std()) + 8.0)
             scores.append((contrast, turn, board, h))
     scores.sort(key=lambda t: -t[0])
-    if scores[0][0] < _MIN_MATCH:
+    if _SECOND_LOOK <= scores[0][0] < _MIN_MATCH:
         # an arm over the board, or thick tiles hiding the outlines: compare only where
         # the photo shows print
         scores = _scores_where_printed(frame, quad, turns, boards)
