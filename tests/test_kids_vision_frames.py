@@ -10,7 +10,13 @@ import cv2
 import numpy as np
 
 from vision.kids.colors import label_map
-from vision.kids.frames import complete_frame, find_frames, frames_from_holes
+from vision.kids.frames import (
+    complete_corner,
+    complete_frame,
+    complete_from_above,
+    find_frames,
+    frames_from_holes,
+)
 from vision.kids.shapes import face_outline
 from vision.kids.tiles import colour_masks, read_faces, tile_strength
 
@@ -91,6 +97,41 @@ def test_the_unseen_side_is_completed_on_the_tables_plane() -> None:
         (p * 0.5 + other.mean(axis=0) * 0.5, n) if k != 1 else (p, n) for k, (p, n) in enumerate(sides)
     ]
     assert complete_frame(squeezed, h, (300.0, 200.0)) is None
+
+
+def test_a_frame_showing_only_a_corner_is_completed_both_ways_on_the_tables_plane() -> None:
+    src = np.float32([[0, 0], [300, 0], [300, 200], [0, 200]])
+    h = cv2.getPerspectiveTransform(src, np.float32(QUAD)).astype(np.float64)
+    other_mm = np.array([[400.0, -20.0], [600.0, -20.0], [600.0, 280.0], [400.0, 280.0]])
+    other = cv2.perspectiveTransform(other_mm.reshape(-1, 1, 2), h).reshape(-1, 2)
+    mask = _band(other)
+    # an arm over the right and bottom sides: the band shows only round the top-left corner
+    cv2.fillPoly(mask, [np.round(other[1:] + (other[1:] - other.mean(axis=0)) * 0.2).astype(np.int32)], 0)
+    cv2.line(mask, tuple(np.round(other[1]).astype(int)), tuple(np.round(other[3]).astype(int)), 0, 40)
+    frames = find_frames(mask, 0.004 * W * H)
+    assert not frames.quads and not frames.open
+    [corner] = frames.corners
+    quads = complete_corner(corner, h, (300.0, 200.0))
+    assert len(quads) == 2  # the board may lie either way; the print decides
+    assert _corner_error(quads, other) < 2.0
+    # two lines that do not meet square on the table are no corner
+    slanted = [
+        corner[0],
+        (corner[1][0], (corner[1][1] + corner[0][1]) / np.linalg.norm(corner[1][1] + corner[0][1])),
+    ]
+    assert complete_corner(slanted, h, (300.0, 200.0)) == []
+
+
+def test_three_sides_seen_from_above_are_completed_both_ways() -> None:
+    # a board seen straight down at 1.2 px/mm, its right side out of the photo
+    board = np.array([[100.0, 100.0], [460.0, 100.0], [460.0, 340.0], [100.0, 340.0]])
+    sides = [((board[3] + board[0]) / 2, np.array([-1.0, 0.0]))]  # left
+    sides += [((board[0] + board[1]) / 2, np.array([0.0, -1.0]))]  # top
+    sides += [((board[2] + board[3]) / 2, np.array([0.0, 1.0]))]  # bottom
+    sides = [sides[2], sides[0], sides[1]]  # clockwise round it, as find_frames gives them
+    quads = complete_from_above(sides, (300.0, 200.0))
+    assert len(quads) == 2  # 240 px across: 200 mm (board lying long side across) or 300 mm
+    assert _corner_error(quads, board) < 1.0
 
 
 def _bowl_patch(tiles: list[tuple[str, float, float, float]], px_per_mm: float, blur_mm: float) -> np.ndarray:

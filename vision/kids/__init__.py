@@ -21,8 +21,17 @@ from companion.rules.kids_board import KidsBoard
 
 from .boards import BoardFind, BoardReading, identify, read_board
 from .bowls import BIG, BowlReading, find_tray, find_tray_on_table, read_bowls
-from .frames import complete_frame, find_frames, frames_from_holes
+from .frames import (
+    Frames,
+    complete_corner,
+    complete_frame,
+    complete_from_above,
+    find_frames,
+    frames_from_holes,
+    quad_sides,
+)
 from .geometry import BOARD_H_MM, BOARD_W_MM, FRAME_MM
+from .outlines import hide_unshown
 from .tiles import UNKNOWN
 
 FORMAT = "azul-kids-observation/1"
@@ -65,17 +74,20 @@ def analyse_kids(frame: np.ndarray, boards: Sequence[KidsBoard]) -> KidsRecognit
     min_area = 0.004 * small.shape[0] * small.shape[1]
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     frames = find_frames(violet, min_area)
-    finds = _distinct([identify(frame, gray, quad / scale, definitions) for quad in frames.quads])
-    if finds and frames.open:
-        finds = _distinct(
-            finds + _completed(frame, gray, frames.open, finds=finds, scale=scale, definitions=definitions)
-        )
+    whole = [identify(frame, gray, quad / scale, definitions) for quad in frames.quads]
+    finds = _distinct(whole)
+    unnamed = [quad / scale for quad, find in zip(frames.quads, whole, strict=True) if find is None]
+    partial = _partial_frames(frames, unnamed, scale)
+    if not finds and frames.open:
+        finds = _distinct([identify(frame, gray, q, definitions) for q in _from_above(frames.open, scale)])
+    if finds and partial:
+        finds = _distinct(finds + _completed(frame, gray, partial, finds=finds, definitions=definitions))
     # a frame whose band runs into other violet (a mat, the tray) shows as the hole it closes
     inside = [q / scale for q in frames_from_holes(violet, min_area, (BOARD_W_MM, BOARD_H_MM), FRAME_MM)]
     inside = [q for q in inside if not _on_a_find(q.mean(axis=0), finds)]
     if inside:
         finds = _distinct(finds + [identify(frame, gray, q, definitions) for q in inside])
-    found = [(b, read_board(frame, b)) for b in finds]
+    found = [(b, hide_unshown(gray, b, read_board(frame, b))) for b in finds]
     found = _seat_order(found)
     tray = find_tray(violet, scale, min_area, (w, h))
     if tray is None and finds:
@@ -113,30 +125,63 @@ def _board_json(find: BoardFind, reading: BoardReading) -> dict:
     }
 
 
+def _partial_frames(frames: Frames, unnamed: list[np.ndarray], scale: float) -> list[list]:
+    """Frames seen in part, as their sides in image px: three sides, then a quad whose
+    print did not match taken three sides at a time (one of its sides may be wrong: a
+    mat's edge, the photo's border), then two sides meeting at a corner, the corners of
+    three sides included (the third may be wrong)."""
+    three = [[(p / scale, n) for p, n in sides] for sides in frames.open]
+    two = [[(p / scale, n) for p, n in sides] for sides in frames.corners]
+    two += [pair for a, b, c in three for pair in ([a, b], [b, c])]
+    for quad in unnamed:
+        sides = quad_sides(quad)
+        three += [[sides[(k + 1) % 4], sides[(k + 2) % 4], sides[(k + 3) % 4]] for k in range(4)]
+    return three + two
+
+
+def _from_above(open_frames: list[list], scale: float) -> list[np.ndarray]:
+    """Frames seen on three sides, completed in image px as if the camera looked straight
+    down: with no board found whole, nothing gives the table's plane."""
+    board_mm = (BOARD_W_MM, BOARD_H_MM)
+    return [
+        q for sides in open_frames for q in complete_from_above([(p / scale, n) for p, n in sides], board_mm)
+    ]
+
+
 def _completed(
     frame: np.ndarray,
     gray: np.ndarray,
-    open_frames: list,
+    partial: list[list],
     *,
     finds: list[BoardFind],
-    scale: float,
     definitions: tuple[KidsBoard, ...],
 ) -> list[BoardFind]:
-    """Boards whose frame shows three sides, completed on the plane of the best board
-    found whole (every board lies on the same table)."""
+    """Boards whose frame shows in part, completed on the plane of the best board found
+    whole (every board lies on the same table, and is 300 x 200 mm)."""
     plane = max(finds, key=lambda b: b.score).plane.h
-    out = []
-    for sides in open_frames:
-        full = [(p / scale, n) for p, n in sides]
-        quad = complete_frame(full, plane, (BOARD_W_MM, BOARD_H_MM))
-        if quad is None:
-            continue
-        if _on_a_find(quad.mean(axis=0), finds):
-            continue  # a board already found whole
-        find = identify(frame, gray, quad, definitions)
-        if find is not None:
-            out.append(find)
+    board_mm = (BOARD_W_MM, BOARD_H_MM)
+    out, tried = [], []
+    for sides in partial:
+        if len(sides) == 3:
+            quad = complete_frame(sides, plane, board_mm)
+            quads = [] if quad is None else [quad]
+        else:
+            quads = complete_corner(sides, plane, board_mm)
+        for quad in quads:
+            if _on_a_find(quad.mean(axis=0), finds) or any(_same_quad(quad, t) for t in tried):
+                continue  # a board already found, or a quad already matched
+            tried.append(quad)
+            find = identify(frame, gray, quad, definitions)
+            if find is not None:
+                out.append(find)
     return out
+
+
+def _same_quad(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two quads have the same corners, to within what the print match
+    tolerates (the pieces of one frame complete it alike)."""
+    tolerance = 0.01 * float(np.linalg.norm(a[2] - a[0]))
+    return any(float(np.abs(np.roll(b, -k, axis=0) - a).max()) < tolerance for k in range(4))
 
 
 def _on_a_find(point: np.ndarray, finds: list[BoardFind]) -> bool:

@@ -30,6 +30,13 @@ _MATCH_STEP = 3  # every third pixel of a template is plenty for its contrast, a
 _READ_PX_PER_MM, _READ_COARSE_PX_PER_MM, _COARSE_BELOW = 2.5, 2.0, 1.6
 _CLEARLY_LONGER = 1.25  # sides this much longer than the others in the photo are the board's long ones
 _MIN_MATCH = 0.45  # contrast of the outlines (in near-band spreads) below which it is no board
+# below this contrast not even part of the outlines shows: no board, however hidden
+_SECOND_LOOK = 0.05
+_MIN_SHOWN = 0.2  # the least share of a template that must show its print for a match to count
+_TILE_SAT = 100  # saturation above the print's pastels: a tile, skin, a coloured sleeve
+_FLAT_WINDOW = 17  # px at _MATCH_PX_PER_MM: about 8 mm, wider than an outline's light bands
+# print's spread below this share of the board's 90th percentile (or an absolute floor) is flat
+_FLAT_SHARE, _FLAT_MIN = 0.25, 3.0
 CREAM_RGB = (244, 236, 220)  # a field's print, the reference for white balance
 
 
@@ -149,6 +156,10 @@ def identify(
             contrast = (float(light.mean()) - float(flat[ink].mean())) / (float(light.std()) + 8.0)
             scores.append((contrast, turn, board, h))
     scores.sort(key=lambda t: -t[0])
+    if _SECOND_LOOK <= scores[0][0] < _MIN_MATCH:
+        # an arm over the board, or thick tiles hiding the outlines: compare only where
+        # the photo shows print
+        scores = _scores_where_printed(frame, quad, turns, boards)
     best, turn, board, h = scores[0]
     if best < _MIN_MATCH:
         return None
@@ -160,6 +171,72 @@ def identify(
     up = top - centre
     rotation = round(np.degrees(np.arctan2(up[0], -up[1])) / 90.0) % 4 * 90
     return BoardFind(np.roll(quad, -turn, axis=0), board, plane, int(rotation), confidence, centre, best)
+
+
+def _scores_where_printed(
+    frame: np.ndarray, quad: np.ndarray, turns: tuple[int, ...], boards: tuple[KidsBoard, ...]
+) -> list[tuple[float, int, KidsBoard, np.ndarray]]:
+    """(contrast, turn, board, homography) best first, each over the template pixels
+    where the photo shows the board's print: not off the photo, not tile-coloured (a
+    tile, a hand) and not flat (an arm or sleeve hides the print's light and dark)."""
+    views: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+    scores = []
+    for turn in turns:
+        h = _corner_homography(quad, turn)
+        if turn not in views:
+            views.update(_print_views(frame, h, turn))
+        flat, shown = views[turn]
+        for board in boards:
+            ink, near = _template(board)
+            ink_shown, near_shown = ink[shown[ink]], near[shown[near]]
+            if len(ink_shown) < _MIN_SHOWN * len(ink) or len(near_shown) < _MIN_SHOWN * len(near):
+                scores.append((0.0, turn, board, h))
+                continue
+            light = flat[near_shown].astype(np.float64)
+            contrast = (float(light.mean()) - float(flat[ink_shown].mean())) / (float(light.std()) + 8.0)
+            scores.append((contrast, turn, board, h))
+    scores.sort(key=lambda t: -t[0])
+    return scores
+
+
+def _print_views(frame: np.ndarray, h: np.ndarray, turn: int) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+    """The board rectified (blurred grey, flattened) and where it shows its print, for
+    this way round and the half turn from it (one warp, a pixel more each way so that
+    the half turn lines up exactly)."""
+    s = _MATCH_PX_PER_MM
+    size = (round(BOARD_W_MM * s) + 1, round(BOARD_H_MM * s) + 1)
+    to_mm = np.diag([1 / s, 1 / s, 1.0])
+    patch = cv2.warpPerspective(frame, h @ to_mm, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
+    gray = cv2.GaussianBlur(cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY), (0, 0), 1.5)
+    shown = _shows_print(patch, gray)
+    image_h, image_w = frame.shape[:2]
+    corners = np.float64([[0, 0], [image_w - 1, 0], [image_w - 1, image_h - 1], [0, image_h - 1]])
+    back = apply_h(np.linalg.inv(h @ to_mm), corners)
+    if np.all(np.isfinite(back)) and _in_front(h @ to_mm, corners):
+        inside = np.zeros(shown.shape, np.uint8)
+        cv2.fillPoly(inside, [np.round(back * 16).astype(np.int32)], 1, cv2.LINE_8, shift=4)
+        shown &= inside > 0
+    return {
+        turn: (gray[:-1, :-1].ravel(), shown[:-1, :-1].ravel()),
+        (turn + 2) % 4: (gray[::-1, ::-1][:-1, :-1].ravel(), shown[::-1, ::-1][:-1, :-1].ravel()),
+    }
+
+
+def _shows_print(patch: np.ndarray, gray: np.ndarray) -> np.ndarray:
+    """Where a rectified board patch may show its print: not a saturated colour (tiles
+    and their side faces, skin, most sleeves; the dark ink's hue is noise, so only
+    colours at least half as bright as the board are counted) and not flat over a few
+    mm (the print has dark outlines every few cm; an arm is one smooth shape)."""
+    hsv = cv2.cvtColor(patch, cv2.COLOR_BGR2HSV)
+    sat, val = hsv[..., 1], hsv[..., 2]
+    bright = val > 0.5 * float(np.median(val[::4, ::4]))
+    coloured = cv2.dilate(((sat > _TILE_SAT) & bright).astype(np.uint8), _disc(2 * _MATCH_PX_PER_MM))
+    g = gray.astype(np.float32)
+    k = (_FLAT_WINDOW, _FLAT_WINDOW)
+    mean = cv2.blur(g, k)
+    spread = np.sqrt(np.maximum(cv2.blur(g * g, k) - mean * mean, 0))
+    textured = spread > max(_FLAT_MIN, _FLAT_SHARE * float(np.percentile(spread[::4, ::4], 90)))
+    return textured & (coloured == 0)
 
 
 def _in_front(h: np.ndarray, points: np.ndarray) -> bool:

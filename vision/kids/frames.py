@@ -8,10 +8,12 @@ straight lines along the outside of its convex hull (the frame's outer edge; its
 edge and the cut ends lie inside the hull). Four lines round a piece make a board; a
 piece with fewer is joined with a neighbouring piece that completes it (an arm across
 the board). A frame that still shows only three sides (one out of the photo) is
-completed on the table's plane, known from a board found whole (complete_frame). The
-image's own border is never taken for an edge. A band that runs into other violet (a
-violet mat, the tray) is taken out with it, but still closes round the board's light
-inside: that four-cornered hole gives the frame from inside (frames_from_holes).
+completed on the table's plane, known from a board found whole (complete_frame), and
+one showing only two sides meeting at a corner is completed there both ways round
+(complete_corner), for the print to decide. The image's own border is never taken for
+an edge. A band that runs into other violet (a violet mat, the tray) is taken out with
+it, but still closes round the board's light inside: that four-cornered hole gives the
+frame from inside (frames_from_holes).
 """
 
 from __future__ import annotations
@@ -40,12 +42,18 @@ def thin_band(violet: np.ndarray) -> np.ndarray:
 
 @dataclass
 class Frames:
-    """What the violet bands show: whole frames (quads, clockwise from any corner) and
-    frames with one side unseen (three sides: a side out of the photo or under things),
-    each side as (point, outward unit normal). All in the mask's px."""
+    """What the violet bands show: whole frames (quads, clockwise from any corner),
+    frames with one side unseen (three sides: a side out of the photo or under things)
+    and frames showing only a corner (two adjacent sides: an arm over the rest), each
+    side as (point, outward unit normal). All in the mask's px."""
 
     quads: list[np.ndarray] = field(default_factory=list)
     open: list[list[tuple[np.ndarray, np.ndarray]]] = field(default_factory=list)
+    corners: list[list[tuple[np.ndarray, np.ndarray]]] = field(default_factory=list)  # two sides
+
+    def add_open(self, sides: list[tuple[np.ndarray, np.ndarray]] | None) -> None:
+        if sides is not None:
+            (self.open if len(sides) == 3 else self.corners).append(sides)
 
 
 def find_frames(violet: np.ndarray, min_area: float) -> Frames:
@@ -70,8 +78,7 @@ def find_frames(violet: np.ndarray, min_area: float) -> Frames:
             out.quads.append(quad)
             continue
         open_pieces.append(c)
-        if sides is not None:
-            out.open.append(sides)
+        out.add_open(sides)
     open_pieces = open_pieces[:_MAX_PIECES]
     boxes = [cv2.boundingRect(c) for c in open_pieces]
     for i, j in itertools.combinations(range(len(open_pieces)), 2):
@@ -80,8 +87,8 @@ def find_frames(violet: np.ndarray, min_area: float) -> Frames:
         quad, sides = _frame_of([open_pieces[i], open_pieces[j]], size)
         if quad is not None and cv2.contourArea(quad.astype(np.float32)) >= min_area:
             out.quads.append(quad)
-        elif sides is not None:
-            out.open.append(sides)
+        else:
+            out.add_open(sides)
     return out
 
 
@@ -155,14 +162,9 @@ def complete_frame(
     (`h`: plane mm -> image px, from a board found whole, which lies on the same table):
     the two opposite sides' distance says which way the board lies, and the unseen side
     lies the other side's length from the middle one."""
-    sense = 1.0 if (h @ np.array([board_mm[0] / 2, board_mm[1] / 2, 1.0]))[2] > 0 else -1.0
-    plane = []
-    for p, n in sides:
-        line = sense * (h.T @ np.array([n[0], n[1], -float(n @ p)]))  # outward stays outward
-        norm = math.hypot(line[0], line[1])
-        if norm < 1e-12:
-            return None
-        plane.append(line / norm)
+    plane = _on_plane(sides, h, board_mm)
+    if plane is None:
+        return None
     a, b, c = plane
     if a[:2] @ c[:2] > -0.95 or abs(a[:2] @ b[:2]) > 0.2 or abs(c[:2] @ b[:2]) > 0.2:
         return None  # not three sides of a rectangle on this plane
@@ -173,9 +175,82 @@ def complete_frame(
         across_nominal, along = short_side, long_side
     if abs(across - across_nominal) > 0.12 * across_nominal:
         return None
-    # the unseen side: parallel to the middle one, `along` further in, facing the other way
-    d = np.array([-b[0], -b[1], -(b[2] + along)])
-    ring = [a, b, c, d]
+    return _image_quad([a, b, c, _opposite(b, along)], h)
+
+
+def complete_from_above(
+    sides: list[tuple[np.ndarray, np.ndarray]], board_mm: tuple[float, float]
+) -> list[np.ndarray]:
+    """The image quads a frame seen on three sides may have when no board was found
+    whole to give the table's plane: the camera taken to look straight down, the
+    opposite sides lie either of the board's lengths apart, and the unseen side the
+    other length from the middle one. Both are given for the print to decide."""
+    (pa, na), _, (pc, _) = sides
+    across = abs(float(na @ (pc - pa)))
+    out = []
+    for length in board_mm:
+        scale = across / length  # px per mm if the opposite sides lie `length` apart
+        quad = complete_frame(sides, np.diag([scale, scale, 1.0]), board_mm)
+        if quad is not None:
+            out.append(quad)
+    return out
+
+
+def complete_corner(
+    sides: list[tuple[np.ndarray, np.ndarray]], h: np.ndarray, board_mm: tuple[float, float]
+) -> list[np.ndarray]:
+    """The image quads a frame seen on two adjacent sides (a corner, an arm over the
+    rest) may have on the table's plane (`h` as for complete_frame): the board may lie
+    with its long side along either, so both are given for the print to decide."""
+    plane = _on_plane(sides, h, board_mm)
+    if plane is None:
+        return []
+    a, b = plane
+    if abs(a[:2] @ b[:2]) > 0.2:
+        return []  # not a rectangle's corner on this plane
+    out = []
+    for along_a, along_b in (board_mm, board_mm[::-1]):
+        quad = _image_quad([a, b, _opposite(a, along_b), _opposite(b, along_a)], h)
+        if quad is not None:
+            out.append(quad)
+    return out
+
+
+def quad_sides(quad: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """A quad's sides in order round it, each as (middle point, outward unit normal)."""
+    centre = quad.mean(axis=0)
+    sides = []
+    for k in range(4):
+        a, b = quad[k], quad[(k + 1) % 4]
+        d = (b - a) / max(float(np.hypot(*(b - a))), 1e-9)
+        n = np.array([-d[1], d[0]])
+        sides.append(((a + b) / 2, n if n @ ((a + b) / 2 - centre) > 0 else -n))
+    return sides
+
+
+def _on_plane(
+    sides: list[tuple[np.ndarray, np.ndarray]], h: np.ndarray, board_mm: tuple[float, float]
+) -> list[np.ndarray] | None:
+    """Image lines (point, outward normal) as plane lines (a, b, c), a x + b y + c = 0
+    with (a, b) the outward unit normal; None if one lies on the horizon."""
+    sense = 1.0 if (h @ np.array([board_mm[0] / 2, board_mm[1] / 2, 1.0]))[2] > 0 else -1.0
+    plane = []
+    for p, n in sides:
+        line = sense * (h.T @ np.array([n[0], n[1], -float(n @ p)]))  # outward stays outward
+        norm = math.hypot(line[0], line[1])
+        if norm < 1e-12:
+            return None
+        plane.append(line / norm)
+    return plane
+
+
+def _opposite(line: np.ndarray, distance: float) -> np.ndarray:
+    """The plane line parallel to `line`, `distance` further in, facing the other way."""
+    return np.array([-line[0], -line[1], -(line[2] + distance)])
+
+
+def _image_quad(ring: list[np.ndarray], h: np.ndarray) -> np.ndarray | None:
+    """The image corners of four plane lines in order round a rectangle."""
     corners = []
     for k in range(4):
         x = np.cross(ring[k - 1], ring[k])
@@ -195,8 +270,8 @@ def _near(a: tuple, b: tuple) -> bool:
 
 
 def _frame_of(contours: list[np.ndarray], size: tuple[int, int]) -> tuple[np.ndarray | None, list | None]:
-    """(quad, None) for a whole frame, (None, three sides) for a frame with one side
-    unseen, else (None, None)."""
+    """(quad, None) for a whole frame, (None, three or two sides) for a frame with one
+    or two sides unseen, else (None, None)."""
     pts = _outer_points(np.concatenate(contours), size)
     if len(pts) < 3 * _MIN_SIDE_PX:
         return None, None
@@ -204,7 +279,7 @@ def _frame_of(contours: list[np.ndarray], size: tuple[int, int]) -> tuple[np.nda
     quad = _quad_from_lines(oriented, size)
     if quad is not None:
         return quad, None
-    return None, _three_sides(oriented)
+    return None, _three_sides(oriented) or _two_sides(oriented)
 
 
 def _outer_points(contour: np.ndarray, size: tuple[int, int]) -> np.ndarray:
@@ -304,6 +379,17 @@ def _three_sides(oriented: list) -> list[tuple[np.ndarray, np.ndarray]] | None:
                 support = a[3] + b[3] + c[3]
                 if best is None or support > best[0]:
                     best = (support, [(a[1], a[2]), (b[1], b[2]), (c[1], c[2])])
+    return None if best is None else best[1]
+
+
+def _two_sides(oriented: list) -> list[tuple[np.ndarray, np.ndarray]] | None:
+    """The best-supported two lines that make a corner of a board, in order round it."""
+    best = None
+    for a, b in itertools.permutations(oriented, 2):
+        if math.radians(40) < (b[0] - a[0]) % (2 * math.pi) < math.radians(140):
+            support = a[3] + b[3]
+            if best is None or support > best[0]:
+                best = (support, [(a[1], a[2]), (b[1], b[2])])
     return None if best is None else best[1]
 
 
