@@ -19,9 +19,19 @@ import numpy as np
 from companion.rules.kids_board import KidsBoard
 from vision.geometry import apply_h
 
-from .colors import balance_gains, label_map
+from .colors import COLORS, balance_gains, hue_classes, label_map
 from .geometry import BOARD_H_MM, BOARD_W_MM, Plane, board_point_mm, ellipse_through
-from .tiles import MIN_CONFIDENCE, UNKNOWN, TileBlob, colour_masks, read_faces_each, tile_strength
+from .shapes import SHAPES, classify, features
+from .tiles import (
+    MIN_CONFIDENCE,
+    SHAPE_OF,
+    UNKNOWN,
+    TileBlob,
+    colour_masks,
+    expected_area,
+    read_faces_each,
+    tile_strength,
+)
 
 _MATCH_PX_PER_MM = 2.0
 _MATCH_STEP = 3  # every third pixel of a template is plenty for its contrast, and 3x cheaper
@@ -31,6 +41,16 @@ _READ_PX_PER_MM, _READ_COARSE_PX_PER_MM, _COARSE_BELOW = 2.5, 2.0, 1.6
 _CLEARLY_LONGER = 1.25  # sides this much longer than the others in the photo are the board's long ones
 _MIN_MATCH = 0.45  # contrast of the outlines (in near-band spreads) below which it is no board
 CREAM_RGB = (244, 236, 220)  # a field's print, the reference for white balance
+# A face whose shape was unsure (glare washing out part of its top, blur or coarse JPEG
+# colour smearing it a millimetre outwards) still names its tile by its colour when it
+# lies where a tile on the field lies: about a tile's size, centred on the field, not far
+# from its colour's shape, and with nothing unexplained (a finger) round it.
+_BY_COLOUR_SIZE = (0.55, 1.5)  # its area over its colour's tile face
+_BY_COLOUR_OFF_MM = 5.0  # its footprint's centre from the field's
+_BY_COLOUR_SHAPE = 0.25  # distance to its colour's shape prototypes (a tile's own: < 0.09)
+_BY_COLOUR_SOLID = 0.75  # area over its hull's: a bite out of it is a glare spot, no more
+_RING_MM = 1.5  # what lies this close round a face touches it
+_DARK = 100  # value (of a balanced print at about 240) below which it is no print in light
 
 
 @dataclass
@@ -258,6 +278,10 @@ def _read_field(
         bx, by, bw, bh = best_box
         if bx <= x0 or by <= y0 or bx + bw >= x1 or by + bh >= y1:
             return FieldReading(UNKNOWN, 0.0, outline)  # part of something bigger than a tile
+        if best.value == UNKNOWN:
+            by_colour = _by_colour(best, outline, hsv[y0:y1, x0:x1], s=s, corner=(x0, y0))
+            if by_colour is not None:
+                return FieldReading(best.color, by_colour, outline)
         return FieldReading(best.value, round(best.confidence, 3), outline)
     # no tile: the field's light print must show nearly everywhere
     sat = hsv[y0:y1, x0:x1, 1][core_px]
@@ -269,3 +293,51 @@ def _read_field(
         confidence = float(np.clip((light - 0.8) / 0.15, 0, 1)) * 0.5 + 0.5
         return FieldReading(None, round(confidence, 3), outline)
     return FieldReading(UNKNOWN, round(max(0.0, min(light, MIN_CONFIDENCE) - 0.3), 3), outline)
+
+
+def _by_colour(
+    face: TileBlob, outline: np.ndarray, hsv: np.ndarray, *, s: float, corner: tuple[int, int]
+) -> float | None:
+    """The confidence (0.5..0.7) with which a face of unsure shape is still a tile of its
+    colour on this field, or None (see _BY_COLOUR_SIZE). `hsv`: the field's window, whose
+    top-left corner lies at `corner` (patch px)."""
+    f = features(face.contour)
+    if f is None or f.solidity < _BY_COLOUR_SOLID:
+        return None
+    size = float(cv2.contourArea(cv2.convexHull(face.contour))) / expected_area(face.color, s)
+    if not _BY_COLOUR_SIZE[0] <= size <= _BY_COLOUR_SIZE[1]:
+        return None
+    m = cv2.moments(face.contour)
+    centre_mm = np.array([m["m10"], m["m01"]]) / max(1e-6, m["m00"]) / s
+    off = float(np.hypot(*(centre_mm - outline.mean(axis=0))))
+    if off > _BY_COLOUR_OFF_MM:
+        return None
+    own = float(classify(f, s)[2][SHAPES.index(SHAPE_OF[face.color])])
+    if own > _BY_COLOUR_SHAPE or not _alone(face, hsv, s, corner):
+        return None
+    fit = min(1 - off / _BY_COLOUR_OFF_MM, 1 - own / _BY_COLOUR_SHAPE, 1 - abs(np.log(size)) / np.log(1.5))
+    return round(0.5 + 0.2 * max(0.0, fit), 3)
+
+
+def _alone(face: TileBlob, hsv: np.ndarray, s: float, corner: tuple[int, int]) -> bool:
+    """Whether a face lies alone on the print: neither its hue, however pale, nor
+    anything dark or of another colour touching it runs on out of the field's window
+    (a finger and its hand, a sleeve)."""
+    inside = np.zeros(hsv.shape[:2], np.uint8)
+    cv2.drawContours(inside, [face.contour], -1, 1, -1, offset=(-corner[0], -corner[1]))
+    own_hue = hue_classes(hsv) == COLORS.index(face.color) + 1
+    ring = (cv2.dilate(inside, _disc(_RING_MM * s)) > 0) & (inside == 0)
+    foreign = ~own_hue & ((hsv[..., 1] >= 70) | (hsv[..., 2] < _DARK))
+    return not (_runs_out(own_hue | (inside > 0), inside > 0) or _runs_out(foreign, ring & foreign))
+
+
+def _runs_out(mask: np.ndarray, seed: np.ndarray) -> bool:
+    """Whether the parts of `mask` that hold a `seed` pixel reach the window's edge."""
+    if not seed.any():
+        return False
+    _, parts = cv2.connectedComponents(mask.view(np.uint8))
+    held = np.zeros(parts.max() + 1, bool)
+    held[parts[seed]] = True
+    held[0] = False
+    edge = np.concatenate([parts[0], parts[-1], parts[:, 0], parts[:, -1]])
+    return bool(held[edge].any())
