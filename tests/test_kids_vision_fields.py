@@ -1,6 +1,7 @@
 """Kids recogniser, reading board fields in hard light: a white balance that holds under
-incandescent light and in shadow, and tiles whose shape glare or blur leaves unsure named
-by their colour where they lie on a field (and nothing else so)."""
+incandescent light and in shadow, tiles whose shape glare or blur leaves unsure named
+by their colour where they lie on a field (and nothing else so), and an empty field
+seen to be empty though an arm hides its edge."""
 
 from __future__ import annotations
 
@@ -10,9 +11,11 @@ import pytest
 from test_kids_vision import BOARDS, SEA, _compare, _master_content
 
 from vision.kids import UNKNOWN, analyse_kids, recognise_kids
-from vision.kids.boards import CREAM_RGB
+from vision.kids.boards import CREAM_RGB, BoardFind
 from vision.kids.colors import balance_gains
+from vision.kids.tiles import MIN_CONFIDENCE
 from vision.synth import Conditions
+from vision.synth.hand import SLEEVE_RGB
 from vision.synth.kids import random_kids_content, render_kids_table
 
 CREAM_BGR = np.float32(CREAM_RGB[::-1])
@@ -106,3 +109,31 @@ def test_a_fingertip_of_a_tiles_colour_on_a_field_stays_unknown(sleeve: tuple[in
     frame = cv2.GaussianBlur(frame, (0, 0), 0.8)
     _, reading = analyse_kids(frame, BOARDS).boards[0]
     assert reading.pictures[0][2].value == UNKNOWN
+
+
+def _with_arm(frame: np.ndarray, find: BoardFind, band_mm: np.ndarray) -> np.ndarray:
+    """The frame with an arm in a dark sleeve (a polygon in board mm) over the board."""
+    out = frame.copy()
+    arm = find.plane.to_image(np.asarray(band_mm, np.float64))
+    cv2.fillPoly(out, [np.round(arm).astype(np.int32)], SLEEVE_RGB[0][::-1], cv2.LINE_AA)
+    return cv2.GaussianBlur(out, (0, 0), 0.8)
+
+
+def test_an_empty_field_partly_under_an_arm_is_still_empty() -> None:
+    frame, _ = render_kids_table(_master_content(), Conditions(tilt_deg=10, noise=1.5), 3)
+    find, reading = analyse_kids(frame, BOARDS).boards[0]
+    assert find.board.name == SEA.name and reading.pictures[0][2].value is None  # x 120-160 mm
+    # the arm hides the field's right fifth, well away from its middle
+    covered = _with_arm(frame, find, np.array([[151, -60], [230, -60], [230, 60], [151, 60]]))
+    _, reading = analyse_kids(covered, BOARDS).boards[0]
+    field = reading.pictures[0][2]
+    assert field.value is None and MIN_CONFIDENCE <= field.confidence < 0.8
+
+
+def test_a_field_whose_middle_an_arm_hides_is_not_read_empty() -> None:
+    frame, _ = render_kids_table(_master_content(), Conditions(tilt_deg=10, noise=1.5), 3)
+    find, reading = analyse_kids(frame, BOARDS).boards[0]
+    assert reading.pictures[0][0].value == "red"  # a square on the circle field at x 20-60 mm
+    covered = _with_arm(frame, find, np.array([[-40, -60], [46, -60], [46, 60], [-40, 60]]))
+    _, reading = analyse_kids(covered, BOARDS).boards[0]
+    assert reading.pictures[0][0].value in ("red", UNKNOWN)

@@ -50,6 +50,12 @@ _BY_COLOUR_OFF_MM = 5.0  # its footprint's centre from the field's
 _BY_COLOUR_SHAPE = 0.25  # distance to its colour's shape prototypes (a tile's own: < 0.09)
 _BY_COLOUR_SOLID = 0.75  # area over its hull's: a bite out of it is a glare spot, no more
 _RING_MM = 1.5  # what lies this close round a face touches it
+# An empty field partly under an arm: a tile lying on the field, even 4 mm off its centre,
+# covers the middle of the field's outline (this share of it each way: about 5 mm round
+# the centre of a field half again a tile's size)
+_MIDDLE = 0.35
+_PARTLY_SEEN_EMPTY = 0.6
+_SPECKS = 0.02  # the share of the middle that may show specks (noise, a crumb)
 _DARK = 100  # value (of a balanced print at about 240) below which it is no print in light
 
 
@@ -284,15 +290,29 @@ def _read_field(
                 return FieldReading(best.color, by_colour, outline)
         return FieldReading(best.value, round(best.confidence, 3), outline)
     # no tile: the field's light print must show nearly everywhere
-    sat = hsv[y0:y1, x0:x1, 1][core_px]
-    val = hsv[y0:y1, x0:x1, 2][core_px]
-    light = float(np.mean((sat < 65) & (val > 40)))
+    print_px = (hsv[y0:y1, x0:x1, 1] < 65) & (hsv[y0:y1, x0:x1, 2] > 40)
+    light = float(np.mean(print_px[core_px]))
     tile_px = float(np.mean(win_tiles[core_px] > 0))
     hidden = float(np.mean(covered[y0:y1, x0:x1][core_px] > 0))
     if light >= 0.8 and tile_px < 0.05 and hidden < 0.1:
         confidence = float(np.clip((light - 0.8) / 0.15, 0, 1)) * 0.5 + 0.5
         return FieldReading(None, round(confidence, 3), outline)
+    # here only print in light counts: a dark sleeve hiding the middle is no print
+    lit = print_px & (hsv[y0:y1, x0:x1, 2] >= _DARK)
+    other = ~lit | (win_tiles > 0) | (covered[y0:y1, x0:x1] > 0)
+    if _clear_middle(outline, other, s=s, corner=(x0, y0)):
+        return FieldReading(None, _PARTLY_SEEN_EMPTY, outline)
     return FieldReading(UNKNOWN, round(max(0.0, min(light, MIN_CONFIDENCE) - 0.3), 3), outline)
+
+
+def _clear_middle(outline: np.ndarray, other: np.ndarray, *, s: float, corner: tuple[int, int]) -> bool:
+    """Whether a field partly hidden (an arm, a sleeve, a neighbour's tile over its edge)
+    is still seen to be empty: its middle, which any tile lying on it covers, shows only
+    print in light. `other`: what is not, over the field's window."""
+    centre = outline.mean(axis=0)
+    middle = np.zeros(other.shape, np.uint8)
+    cv2.fillPoly(middle, [np.round((centre + _MIDDLE * (outline - centre)) * s - corner).astype(np.int32)], 1)
+    return np.count_nonzero(other[middle > 0]) <= _SPECKS * np.count_nonzero(middle)
 
 
 def _by_colour(
