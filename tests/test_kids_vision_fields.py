@@ -121,20 +121,23 @@ def test_a_fingertip_of_a_tiles_colour_on_a_field_stays_unknown(sleeve: tuple[in
     assert reading.pictures[0][2].value == UNKNOWN
 
 
-def _with_arm(frame: np.ndarray, find: BoardFind, band_mm: np.ndarray) -> np.ndarray:
-    """The frame with an arm in a dark sleeve (a polygon in board mm) over the board."""
+def _with_arm(
+    frame: np.ndarray, find: BoardFind, band_mm: np.ndarray, sleeve_rgb: tuple[int, int, int] = SLEEVE_RGB[0]
+) -> np.ndarray:
+    """The frame with an arm in a sleeve (a polygon in board mm, dark unless told) over the board."""
     out = frame.copy()
     arm = find.plane.to_image(np.asarray(band_mm, np.float64))
-    cv2.fillPoly(out, [np.round(arm).astype(np.int32)], SLEEVE_RGB[0][::-1], cv2.LINE_AA)
+    cv2.fillPoly(out, [np.round(arm).astype(np.int32)], sleeve_rgb[::-1], cv2.LINE_AA)
     return cv2.GaussianBlur(out, (0, 0), 0.8)
 
 
-def test_an_empty_field_partly_under_an_arm_is_still_empty() -> None:
+@pytest.mark.parametrize("sleeve_rgb", [SLEEVE_RGB[0], SLEEVE_RGB[4]])  # dark; yellow, read as a tile colour
+def test_an_empty_field_partly_under_an_arm_is_still_empty(sleeve_rgb: tuple[int, int, int]) -> None:
     frame, _ = render_kids_table(_master_content(), Conditions(tilt_deg=10, noise=1.5), 3)
     find, reading = analyse_kids(frame, BOARDS).boards[0]
     assert find.board.name == SEA.name and reading.pictures[0][2].value is None  # x 120-160 mm
     # the arm hides the field's right fifth, well away from its middle
-    covered = _with_arm(frame, find, np.array([[151, -60], [230, -60], [230, 60], [151, 60]]))
+    covered = _with_arm(frame, find, np.array([[151, -60], [230, -60], [230, 60], [151, 60]]), sleeve_rgb)
     _, reading = analyse_kids(covered, BOARDS).boards[0]
     field = reading.pictures[0][2]
     assert field.value is None and MIN_CONFIDENCE <= field.confidence < 0.8

@@ -282,37 +282,51 @@ def _read_field(
             best, best_box, best_overlap = face, box, overlap
     if best is not None and best_overlap > 0.15 * core_area:
         bx, by, bw, bh = best_box
-        if bx <= x0 or by <= y0 or bx + bw >= x1 or by + bh >= y1:
-            return FieldReading(UNKNOWN, 0.0, outline)  # part of something bigger than a tile
+        if bx <= x0 or by <= y0 or bx + bw >= x1 or by + bh >= y1:  # bigger than a tile
+            if _clear_middle(outline, hsv, tiles, covered, s=s, window=(x0, y0, x1, y1)):
+                return FieldReading(None, _PARTLY_SEEN_EMPTY, outline)
+            return FieldReading(UNKNOWN, 0.0, outline)
         if best.value == UNKNOWN:
-            by_colour = _by_colour(best, outline, hsv[y0:y1, x0:x1], s=s, corner=(x0, y0))
+            window = hsv[y0:y1, x0:x1]
+            by_colour = _by_colour(best, outline, window, s=s, corner=(x0, y0))
             if by_colour is not None:
                 return FieldReading(best.color, by_colour, outline)
         return FieldReading(best.value, round(best.confidence, 3), outline)
     # no tile: the field's light print must show nearly everywhere
-    print_px = (hsv[y0:y1, x0:x1, 1] < 65) & (hsv[y0:y1, x0:x1, 2] > 40)
-    light = float(np.mean(print_px[core_px]))
+    sat = hsv[y0:y1, x0:x1, 1][core_px]
+    val = hsv[y0:y1, x0:x1, 2][core_px]
+    light = float(np.mean((sat < 65) & (val > 40)))
     tile_px = float(np.mean(win_tiles[core_px] > 0))
     hidden = float(np.mean(covered[y0:y1, x0:x1][core_px] > 0))
     if light >= 0.8 and tile_px < 0.05 and hidden < 0.1:
         confidence = float(np.clip((light - 0.8) / 0.15, 0, 1)) * 0.5 + 0.5
         return FieldReading(None, round(confidence, 3), outline)
-    # here only print in light counts: a dark sleeve hiding the middle is no print
-    lit = print_px & (hsv[y0:y1, x0:x1, 2] >= _DARK)
-    other = ~lit | (win_tiles > 0) | (covered[y0:y1, x0:x1] > 0)
-    if _clear_middle(outline, other, s=s, corner=(x0, y0)):
+    if _clear_middle(outline, hsv, tiles, covered, s=s, window=(x0, y0, x1, y1)):
         return FieldReading(None, _PARTLY_SEEN_EMPTY, outline)
     return FieldReading(UNKNOWN, round(max(0.0, min(light, MIN_CONFIDENCE) - 0.3), 3), outline)
 
 
-def _clear_middle(outline: np.ndarray, other: np.ndarray, *, s: float, corner: tuple[int, int]) -> bool:
+def _clear_middle(
+    outline: np.ndarray,
+    hsv: np.ndarray,
+    tiles: np.ndarray,
+    covered: np.ndarray,
+    *,
+    s: float,
+    window: tuple[int, int, int, int],
+) -> bool:
     """Whether a field partly hidden (an arm, a sleeve, a neighbour's tile over its edge)
     is still seen to be empty: its middle, which any tile lying on it covers, shows only
-    print in light. `other`: what is not, over the field's window."""
+    print in light (a dark sleeve is no print)."""
+    x0, y0, x1, y1 = window
     centre = outline.mean(axis=0)
-    middle = np.zeros(other.shape, np.uint8)
-    cv2.fillPoly(middle, [np.round((centre + _MIDDLE * (outline - centre)) * s - corner).astype(np.int32)], 1)
-    return np.count_nonzero(other[middle > 0]) <= _SPECKS * np.count_nonzero(middle)
+    middle = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    ring = np.round((centre + _MIDDLE * (outline - centre)) * s - (x0, y0)).astype(np.int32)
+    cv2.fillPoly(middle, [ring], 1)
+    inside = (slice(y0, y1), slice(x0, x1))
+    sat, val = hsv[inside][..., 1][middle > 0], hsv[inside][..., 2][middle > 0]
+    lit = (sat < 65) & (val >= _DARK) & (tiles[inside][middle > 0] == 0) & (covered[inside][middle > 0] == 0)
+    return np.count_nonzero(~lit) <= _SPECKS * lit.size
 
 
 def _by_colour(
