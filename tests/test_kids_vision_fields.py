@@ -101,6 +101,27 @@ def test_tiles_blurred_and_in_glare_are_named_by_their_colour() -> None:
     assert named, "no tile here needed its colour to be named"
 
 
+def test_tiles_whose_top_glare_washes_out_are_read_from_their_rim_and_side() -> None:
+    # seen at 36 degrees in strong glare: a tile's top is pale, and only its rim and its
+    # side face keep their colour; the hull of those, cut back by the sweep, is the tile
+    cond = Conditions(
+        width=4000,
+        height=3000,
+        tilt_deg=36,
+        azimuth_deg=130,
+        roll_deg=7,
+        glare=0.92,
+        noise=2,
+        jpeg_quality=45,
+        table="white",
+    )
+    rng = np.random.default_rng(2)
+    content = random_kids_content(rng, players=3, side="apprentice", fill=0.8)
+    frame, truth = render_kids_table(content, cond, rng)
+    right, wrong, total = _compare(recognise_kids(frame, BOARDS), truth)
+    assert (right, wrong) == (total, 0)
+
+
 @pytest.mark.parametrize("sleeve", [(40, 40, 46), (150, 215, 240)])  # BGR: dark, a paler yellow
 def test_a_fingertip_of_a_tiles_colour_on_a_field_stays_unknown(sleeve: tuple[int, int, int]) -> None:
     # a yellow-gloved fingertip, tile-sized and centred on an empty field, at the end of a

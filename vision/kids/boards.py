@@ -10,8 +10,9 @@ the runner-up is the board's confidence.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, partial
 
 import cv2
 import numpy as np
@@ -21,7 +22,7 @@ from vision.geometry import apply_h
 
 from .colors import COLORS, balance_gains, hue_classes, label_map
 from .geometry import BOARD_H_MM, BOARD_W_MM, Plane, board_point_mm, ellipse_through
-from .shapes import SHAPES, classify, features
+from .shapes import SHAPES, classify, features, unsweep
 from .tiles import (
     MIN_CONFIDENCE,
     SHAPE_OF,
@@ -208,13 +209,16 @@ def read_board(frame: np.ndarray, find: BoardFind) -> BoardReading:
     gains = balance_gains(patch[::3, ::3][interior[::3, ::3] > 0], CREAM_RGB)
     labels, hsv = label_map(patch, gains)
     masks = colour_masks(labels, hsv, s)
-    faces = read_faces_each(masks, tile_strength(hsv), s, lambda p: find.plane.sweep_mm(p / s) * s)
+    sweep_at = partial(_sweep_px, find.plane, s)
+    faces = read_faces_each(masks, tile_strength(hsv), s, sweep_at)
     boxes = [cv2.boundingRect(face.contour) for face in faces]
     tiles = (labels > 0).astype(np.uint8)
     covered = _unexplained(hsv, labels)
+    hull_face = partial(_hull_face, masks=masks, sweep_at=sweep_at)
     h, w = labels.shape
     readings = [
-        _read_field(o, faces, boxes, tiles, hsv=hsv, covered=covered, s=s, size=(w, h)) for o in outlines
+        _read_field(o, faces, boxes, tiles, hsv=hsv, covered=covered, s=s, size=(w, h), hull_face=hull_face)
+        for o in outlines
     ]
     occluded = any(r.value == UNKNOWN and r.confidence == 0.0 for r in readings)
     pictures: list[list[FieldReading]] = []
@@ -254,6 +258,7 @@ def _read_field(
     covered: np.ndarray,
     s: float,
     size: tuple[int, int],
+    hull_face: Callable[[TileBlob], TileBlob | None],
 ) -> FieldReading:
     w, h = size
     lo = np.floor(outline.min(axis=0) * s - 8 * s).astype(int)
@@ -289,6 +294,8 @@ def _read_field(
         if best.value == UNKNOWN:
             window = hsv[y0:y1, x0:x1]
             by_colour = _by_colour(best, outline, window, s=s, corner=(x0, y0))
+            if by_colour is None and (whole := hull_face(best)) is not None:
+                by_colour = _by_colour(whole, outline, window, s=s, corner=(x0, y0))
             if by_colour is not None:
                 return FieldReading(best.color, by_colour, outline)
         return FieldReading(best.value, round(best.confidence, 3), outline)
@@ -327,6 +334,39 @@ def _clear_middle(
     sat, val = hsv[inside][..., 1][middle > 0], hsv[inside][..., 2][middle > 0]
     lit = (sat < 65) & (val >= _DARK) & (tiles[inside][middle > 0] == 0) & (covered[inside][middle > 0] == 0)
     return np.count_nonzero(~lit) <= _SPECKS * lit.size
+
+
+def _sweep_px(plane: Plane, s: float, at_px: np.ndarray) -> np.ndarray:
+    """The sweep of a tile's top (patch px) at a place on a board read at `s` px/mm."""
+    return plane.sweep_mm(at_px / s) * s
+
+
+def _hull_face(
+    face: TileBlob, *, masks: list[np.ndarray], sweep_at: Callable[[np.ndarray], np.ndarray]
+) -> TileBlob | None:
+    """A face as the hull of its colour's blob there, cut back by the sweep: glare that
+    washes out a tile's whole top leaves only its rim and side face saturated, and the
+    hull of those is the tile seen whole."""
+    mask = masks[COLORS.index(face.color)]
+    x, y, w, h = cv2.boundingRect(face.contour)
+    sweep = sweep_at(np.array([x + w / 2, y + h / 2]))
+    pad = int(np.ceil(np.abs(sweep).max())) + 3
+    x0, y0 = max(0, x - pad), max(0, y - pad)
+    x1, y1 = min(mask.shape[1], x + w + pad), min(mask.shape[0], y + h + pad)
+    seen = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.drawContours(seen, [face.contour], -1, 1, -1, offset=(-x0, -y0))
+    _, parts = cv2.connectedComponents(mask[y0:y1, x0:x1])
+    held = np.unique(parts[seen > 0])
+    blob = np.isin(parts, held[held > 0]).astype(np.uint8)
+    if not blob.any():
+        return None
+    whole = np.zeros_like(blob)
+    cv2.fillConvexPoly(whole, cv2.convexHull(cv2.findNonZero(blob)), 1)
+    contours, _ = cv2.findContours(unsweep(whole, sweep), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if not contours:
+        return None
+    top = max(contours, key=cv2.contourArea) + np.array([x0, y0], np.int32)
+    return TileBlob(UNKNOWN, 1, 0.0, face.color, top)
 
 
 def _by_colour(
