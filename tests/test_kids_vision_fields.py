@@ -12,7 +12,7 @@ from test_kids_vision import BOARDS, SEA, _compare, _master_content
 
 from vision.kids import UNKNOWN, analyse_kids, recognise_kids
 from vision.kids.boards import CREAM_RGB, BoardFind
-from vision.kids.colors import COLORS, balance_gains, hue_classes, label_map
+from vision.kids.colors import balance_gains
 from vision.kids.tiles import MIN_CONFIDENCE
 from vision.synth import Conditions
 from vision.synth.hand import SLEEVE_RGB
@@ -40,16 +40,6 @@ def test_a_shadow_or_a_grey_sleeve_is_not_taken_for_the_print() -> None:
     grey = np.clip(np.float32([92, 90, 88]) + rng.normal(0, 3, (1200, 3)), 0, 255)
     gains = balance_gains(np.concatenate([print_px, grey]).astype(np.uint8), CREAM_RGB)
     assert np.allclose(np.median(_balanced(print_px, gains), axis=0), CREAM_BGR, rtol=0.03)
-
-
-def test_a_bright_tile_keeps_its_hue_when_the_balance_clips_it() -> None:
-    # a dim photo's print needs gains of about 1.5: a brightly lit blue tile's green then
-    # clips at 255 before its red does, which would turn it cyan
-    gains = np.float32([1.5, 1.57, 1.49])
-    bright_blue = np.uint8([[[250, 170, 90]]])  # BGR
-    _, hsv = label_map(bright_blue, gains)
-    assert hue_classes(hsv)[0, 0] == COLORS.index("blue") + 1
-    assert hsv[0, 0, 2] == 255  # as bright as the camera shows it
 
 
 def test_fields_under_incandescent_light_are_read() -> None:

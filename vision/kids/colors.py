@@ -75,20 +75,6 @@ def hue_classes(hsv: np.ndarray) -> np.ndarray:
     return classes
 
 
-def balanced_hsv(bgr: np.ndarray, gains: np.ndarray) -> np.ndarray:
-    """HSV of the white-balanced image, clipped at 255 as a camera clips, but with the
-    hue of the image scaled down so that no channel clips: a bright blue tile whose
-    green clips would turn cyan, while a bright print that clips stays as white as it
-    looks."""
-    gains = np.asarray(gains, np.float32)
-    hsv = cv2.cvtColor(cv2.transform(bgr, np.diag(gains)), cv2.COLOR_BGR2HSV)
-    most = float(gains.max())
-    if most > 1.0:
-        unclipped = cv2.cvtColor(cv2.transform(bgr, np.diag(gains / most)), cv2.COLOR_BGR2HSV)
-        hsv[..., 0] = unclipped[..., 0]
-    return hsv
-
-
 def label_map(
     bgr: np.ndarray, gains: np.ndarray, *, grow_pale: bool = False, pale_inset_px: float = 0.0
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -96,7 +82,8 @@ def label_map(
     `grow_pale` only where nothing pale shares a tile's hue (a bowl's lavender floor, not
     a board's tinted fields); pale pixels within `pale_inset_px` of the blob's outside
     are not grown (a blurred edge is pale too, and would fatten every tile)."""
-    hsv = balanced_hsv(bgr, gains)
+    balanced = cv2.transform(bgr, np.diag(np.asarray(gains, np.float32)))  # saturates at 255
+    hsv = cv2.cvtColor(balanced, cv2.COLOR_BGR2HSV)
     sat = hsv[..., 1]
     hue_class = hue_classes(hsv)
     # each colour's saturation threshold, from a histogram of its pixels' saturations
