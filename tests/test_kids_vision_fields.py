@@ -161,3 +161,18 @@ def test_a_field_whose_middle_an_arm_hides_is_not_read_empty() -> None:
     covered = _with_arm(frame, find, np.array([[-40, -60], [46, -60], [46, 60], [-40, 60]]))
     _, reading = analyse_kids(covered, BOARDS).boards[0]
     assert reading.pictures[0][0].value in ("red", UNKNOWN)
+
+
+def test_a_tile_whose_top_glare_washes_out_is_not_read_empty_beside_an_arm() -> None:
+    # a green diamond on the empty square field (x 120-160 mm): glare leaves its top as
+    # light as the print and only the rim round its top corner green, while an arm
+    # hides the field's right fifth
+    frame, _ = render_kids_table(_master_content(), Conditions(tilt_deg=10, noise=1.5), 3)
+    find, _ = analyse_kids(frame, BOARDS).boards[0]
+    rim = find.plane.to_image(np.array([[135.5, 23], [140, 16], [144.5, 23]], np.float64))
+    px_per_mm = float(np.linalg.norm(rim[2] - rim[0])) / 9
+    green, width = (84, 168, 62), round(1.5 * px_per_mm)
+    cv2.polylines(frame, [np.round(rim).astype(np.int32)], False, green, width, cv2.LINE_AA)
+    covered = _with_arm(frame, find, np.array([[151, -60], [230, -60], [230, 60], [151, 60]]))
+    _, reading = analyse_kids(covered, BOARDS).boards[0]
+    assert reading.pictures[0][2].value in ("green", UNKNOWN)

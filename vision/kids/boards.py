@@ -57,6 +57,7 @@ _RING_MM = 1.5  # what lies this close round a face touches it
 _MIDDLE = 0.35
 _PARTLY_SEEN_EMPTY = 0.6
 _SPECKS = 0.02  # the share of the middle that may show specks (noise, a crumb)
+_RIM_MM2 = 25.0  # a tile's rim or side face left by glare shows at least this much colour
 _DARK = 100  # value (of a balanced print at about 240) below which it is no print in light
 
 
@@ -324,13 +325,23 @@ def _clear_middle(
 ) -> bool:
     """Whether a field partly hidden (an arm, a sleeve, a neighbour's tile over its edge)
     is still seen to be empty: its middle, which any tile lying on it covers, shows only
-    print in light (a dark sleeve is no print)."""
+    print in light (a dark sleeve is no print), and every patch of tile colour in the
+    field bigger than a speck runs on out of its surroundings (a tile on the field whose
+    top glare washes out shows a light middle too, and its rim reaches past the outline
+    by no more than its side)."""
     x0, y0, x1, y1 = window
+    inside = (slice(y0, y1), slice(x0, x1))
+    field = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillPoly(field, [np.round(outline * s - (x0, y0)).astype(np.int32)], 1)
+    _, parts, stats, _ = cv2.connectedComponentsWithStats(tiles[inside])
+    edge = np.concatenate([[0], parts[0], parts[-1], parts[:, 0], parts[:, -1]])
+    alone = np.setdiff1d(parts[field > 0], edge)
+    if np.any(stats[alone, cv2.CC_STAT_AREA] >= _RIM_MM2 * s * s):
+        return False
     centre = outline.mean(axis=0)
-    middle = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    middle = np.zeros_like(field)
     ring = np.round((centre + _MIDDLE * (outline - centre)) * s - (x0, y0)).astype(np.int32)
     cv2.fillPoly(middle, [ring], 1)
-    inside = (slice(y0, y1), slice(x0, x1))
     sat, val = hsv[inside][..., 1][middle > 0], hsv[inside][..., 2][middle > 0]
     lit = (sat < 65) & (val >= _DARK) & (tiles[inside][middle > 0] == 0) & (covered[inside][middle > 0] == 0)
     return np.count_nonzero(~lit) <= _SPECKS * lit.size
