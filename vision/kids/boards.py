@@ -10,8 +10,9 @@ the runner-up is the board's confidence.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, partial
 
 import cv2
 import numpy as np
@@ -19,9 +20,19 @@ import numpy as np
 from companion.rules.kids_board import KidsBoard
 from vision.geometry import apply_h
 
-from .colors import balance_gains, label_map
+from .colors import COLORS, balance_gains, hue_classes, label_map
 from .geometry import BOARD_H_MM, BOARD_W_MM, Plane, board_point_mm, ellipse_through
-from .tiles import MIN_CONFIDENCE, UNKNOWN, TileBlob, colour_masks, read_faces_each, tile_strength
+from .shapes import SHAPES, classify, features, unsweep
+from .tiles import (
+    MIN_CONFIDENCE,
+    SHAPE_OF,
+    UNKNOWN,
+    TileBlob,
+    colour_masks,
+    expected_area,
+    read_faces_each,
+    tile_strength,
+)
 
 _MATCH_PX_PER_MM = 2.0
 _MATCH_STEP = 3  # every third pixel of a template is plenty for its contrast, and 3x cheaper
@@ -38,6 +49,23 @@ _FLAT_WINDOW = 17  # px at _MATCH_PX_PER_MM: about 8 mm, wider than an outline's
 # print's spread below this share of the board's 90th percentile (or an absolute floor) is flat
 _FLAT_SHARE, _FLAT_MIN = 0.25, 3.0
 CREAM_RGB = (244, 236, 220)  # a field's print, the reference for white balance
+# A face whose shape was unsure (glare washing out part of its top, blur or coarse JPEG
+# colour smearing it a millimetre outwards) still names its tile by its colour when it
+# lies where a tile on the field lies: about a tile's size, centred on the field, not far
+# from its colour's shape, and with nothing unexplained (a finger) round it.
+_BY_COLOUR_SIZE = (0.55, 1.5)  # its area over its colour's tile face
+_BY_COLOUR_OFF_MM = 5.0  # its footprint's centre from the field's
+_BY_COLOUR_SHAPE = 0.25  # distance to its colour's shape prototypes (a tile's own: < 0.09)
+_BY_COLOUR_SOLID = 0.75  # area over its hull's: a bite out of it is a glare spot, no more
+_RING_MM = 1.5  # what lies this close round a face touches it
+# An empty field partly under an arm: a tile lying on the field, even 4 mm off its centre,
+# covers the middle of the field's outline (this share of it each way: about 5 mm round
+# the centre of a field half again a tile's size)
+_MIDDLE = 0.35
+_PARTLY_SEEN_EMPTY = 0.6
+_SPECKS = 0.02  # the share of the middle that may show specks (noise, a crumb)
+_RIM_MM2 = 25.0  # a tile's rim or side face left by glare shows at least this much colour
+_DARK = 100  # value (of a balanced print at about 240) below which it is no print in light
 
 
 @dataclass
@@ -259,13 +287,16 @@ def read_board(frame: np.ndarray, find: BoardFind) -> BoardReading:
     gains = balance_gains(patch[::3, ::3][interior[::3, ::3] > 0], CREAM_RGB)
     labels, hsv = label_map(patch, gains)
     masks = colour_masks(labels, hsv, s)
-    faces = read_faces_each(masks, tile_strength(hsv), s, lambda p: find.plane.sweep_mm(p / s) * s)
+    sweep_at = partial(_sweep_px, find.plane, s)
+    faces = read_faces_each(masks, tile_strength(hsv), s, sweep_at)
     boxes = [cv2.boundingRect(face.contour) for face in faces]
     tiles = (labels > 0).astype(np.uint8)
     covered = _unexplained(hsv, labels)
+    hull_face = partial(_hull_face, masks=masks, sweep_at=sweep_at)
     h, w = labels.shape
     readings = [
-        _read_field(o, faces, boxes, tiles, hsv=hsv, covered=covered, s=s, size=(w, h)) for o in outlines
+        _read_field(o, faces, boxes, tiles, hsv=hsv, covered=covered, s=s, size=(w, h), hull_face=hull_face)
+        for o in outlines
     ]
     occluded = any(r.value == UNKNOWN and r.confidence == 0.0 for r in readings)
     pictures: list[list[FieldReading]] = []
@@ -305,6 +336,7 @@ def _read_field(
     covered: np.ndarray,
     s: float,
     size: tuple[int, int],
+    hull_face: Callable[[TileBlob], TileBlob | None],
 ) -> FieldReading:
     w, h = size
     lo = np.floor(outline.min(axis=0) * s - 8 * s).astype(int)
@@ -333,8 +365,17 @@ def _read_field(
             best, best_box, best_overlap = face, box, overlap
     if best is not None and best_overlap > 0.15 * core_area:
         bx, by, bw, bh = best_box
-        if bx <= x0 or by <= y0 or bx + bw >= x1 or by + bh >= y1:
-            return FieldReading(UNKNOWN, 0.0, outline)  # part of something bigger than a tile
+        if bx <= x0 or by <= y0 or bx + bw >= x1 or by + bh >= y1:  # bigger than a tile
+            if _clear_middle(outline, hsv, tiles, covered, s=s, window=(x0, y0, x1, y1)):
+                return FieldReading(None, _PARTLY_SEEN_EMPTY, outline)
+            return FieldReading(UNKNOWN, 0.0, outline)
+        if best.value == UNKNOWN:
+            window = hsv[y0:y1, x0:x1]
+            by_colour = _by_colour(best, outline, window, s=s, corner=(x0, y0))
+            if by_colour is None and (whole := hull_face(best)) is not None:
+                by_colour = _by_colour(whole, outline, window, s=s, corner=(x0, y0))
+            if by_colour is not None:
+                return FieldReading(best.color, by_colour, outline)
         return FieldReading(best.value, round(best.confidence, 3), outline)
     # no tile: the field's light print must show nearly everywhere
     sat = hsv[y0:y1, x0:x1, 1][core_px]
@@ -345,4 +386,120 @@ def _read_field(
     if light >= 0.8 and tile_px < 0.05 and hidden < 0.1:
         confidence = float(np.clip((light - 0.8) / 0.15, 0, 1)) * 0.5 + 0.5
         return FieldReading(None, round(confidence, 3), outline)
+    if _clear_middle(outline, hsv, tiles, covered, s=s, window=(x0, y0, x1, y1)):
+        return FieldReading(None, _PARTLY_SEEN_EMPTY, outline)
     return FieldReading(UNKNOWN, round(max(0.0, min(light, MIN_CONFIDENCE) - 0.3), 3), outline)
+
+
+def _clear_middle(
+    outline: np.ndarray,
+    hsv: np.ndarray,
+    tiles: np.ndarray,
+    covered: np.ndarray,
+    *,
+    s: float,
+    window: tuple[int, int, int, int],
+) -> bool:
+    """Whether a field partly hidden (an arm, a sleeve, a neighbour's tile over its edge)
+    is still seen to be empty: its middle, which any tile lying on it covers, shows only
+    print in light (a dark sleeve is no print), and every patch of tile colour in the
+    field bigger than a speck runs on out of its surroundings (a tile on the field whose
+    top glare washes out shows a light middle too, and its rim reaches past the outline
+    by no more than its side)."""
+    x0, y0, x1, y1 = window
+    inside = (slice(y0, y1), slice(x0, x1))
+    field = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillPoly(field, [np.round(outline * s - (x0, y0)).astype(np.int32)], 1)
+    _, parts, stats, _ = cv2.connectedComponentsWithStats(tiles[inside])
+    edge = np.concatenate([[0], parts[0], parts[-1], parts[:, 0], parts[:, -1]])
+    alone = np.setdiff1d(parts[field > 0], edge)
+    if np.any(stats[alone, cv2.CC_STAT_AREA] >= _RIM_MM2 * s * s):
+        return False
+    centre = outline.mean(axis=0)
+    middle = np.zeros_like(field)
+    ring = np.round((centre + _MIDDLE * (outline - centre)) * s - (x0, y0)).astype(np.int32)
+    cv2.fillPoly(middle, [ring], 1)
+    sat, val = hsv[inside][..., 1][middle > 0], hsv[inside][..., 2][middle > 0]
+    lit = (sat < 65) & (val >= _DARK) & (tiles[inside][middle > 0] == 0) & (covered[inside][middle > 0] == 0)
+    return np.count_nonzero(~lit) <= _SPECKS * lit.size
+
+
+def _sweep_px(plane: Plane, s: float, at_px: np.ndarray) -> np.ndarray:
+    """The sweep of a tile's top (patch px) at a place on a board read at `s` px/mm."""
+    return plane.sweep_mm(at_px / s) * s
+
+
+def _hull_face(
+    face: TileBlob, *, masks: list[np.ndarray], sweep_at: Callable[[np.ndarray], np.ndarray]
+) -> TileBlob | None:
+    """A face as the hull of its colour's blob there, cut back by the sweep: glare that
+    washes out a tile's whole top leaves only its rim and side face saturated, and the
+    hull of those is the tile seen whole."""
+    mask = masks[COLORS.index(face.color)]
+    x, y, w, h = cv2.boundingRect(face.contour)
+    sweep = sweep_at(np.array([x + w / 2, y + h / 2]))
+    pad = int(np.ceil(np.abs(sweep).max())) + 3
+    x0, y0 = max(0, x - pad), max(0, y - pad)
+    x1, y1 = min(mask.shape[1], x + w + pad), min(mask.shape[0], y + h + pad)
+    seen = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.drawContours(seen, [face.contour], -1, 1, -1, offset=(-x0, -y0))
+    _, parts = cv2.connectedComponents(mask[y0:y1, x0:x1])
+    held = np.unique(parts[seen > 0])
+    blob = np.isin(parts, held[held > 0]).astype(np.uint8)
+    if not blob.any():
+        return None
+    whole = np.zeros_like(blob)
+    cv2.fillConvexPoly(whole, cv2.convexHull(cv2.findNonZero(blob)), 1)
+    contours, _ = cv2.findContours(unsweep(whole, sweep), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if not contours:
+        return None
+    top = max(contours, key=cv2.contourArea) + np.array([x0, y0], np.int32)
+    return TileBlob(UNKNOWN, 1, 0.0, face.color, top)
+
+
+def _by_colour(
+    face: TileBlob, outline: np.ndarray, hsv: np.ndarray, *, s: float, corner: tuple[int, int]
+) -> float | None:
+    """The confidence (0.5..0.7) with which a face of unsure shape is still a tile of its
+    colour on this field, or None (see _BY_COLOUR_SIZE). `hsv`: the field's window, whose
+    top-left corner lies at `corner` (patch px)."""
+    f = features(face.contour)
+    if f is None or f.solidity < _BY_COLOUR_SOLID:
+        return None
+    size = float(cv2.contourArea(cv2.convexHull(face.contour))) / expected_area(face.color, s)
+    if not _BY_COLOUR_SIZE[0] <= size <= _BY_COLOUR_SIZE[1]:
+        return None
+    m = cv2.moments(face.contour)
+    centre_mm = np.array([m["m10"], m["m01"]]) / max(1e-6, m["m00"]) / s
+    off = float(np.hypot(*(centre_mm - outline.mean(axis=0))))
+    if off > _BY_COLOUR_OFF_MM:
+        return None
+    own = float(classify(f, s)[2][SHAPES.index(SHAPE_OF[face.color])])
+    if own > _BY_COLOUR_SHAPE or not _alone(face, hsv, s, corner):
+        return None
+    fit = min(1 - off / _BY_COLOUR_OFF_MM, 1 - own / _BY_COLOUR_SHAPE, 1 - abs(np.log(size)) / np.log(1.5))
+    return round(0.5 + 0.2 * max(0.0, fit), 3)
+
+
+def _alone(face: TileBlob, hsv: np.ndarray, s: float, corner: tuple[int, int]) -> bool:
+    """Whether a face lies alone on the print: neither its hue, however pale, nor
+    anything dark or of another colour touching it runs on out of the field's window
+    (a finger and its hand, a sleeve)."""
+    inside = np.zeros(hsv.shape[:2], np.uint8)
+    cv2.drawContours(inside, [face.contour], -1, 1, -1, offset=(-corner[0], -corner[1]))
+    own_hue = hue_classes(hsv) == COLORS.index(face.color) + 1
+    ring = (cv2.dilate(inside, _disc(_RING_MM * s)) > 0) & (inside == 0)
+    foreign = ~own_hue & ((hsv[..., 1] >= 70) | (hsv[..., 2] < _DARK))
+    return not (_runs_out(own_hue | (inside > 0), inside > 0) or _runs_out(foreign, ring & foreign))
+
+
+def _runs_out(mask: np.ndarray, seed: np.ndarray) -> bool:
+    """Whether the parts of `mask` that hold a `seed` pixel reach the window's edge."""
+    if not seed.any():
+        return False
+    _, parts = cv2.connectedComponents(mask.view(np.uint8))
+    held = np.zeros(parts.max() + 1, bool)
+    held[parts[seed]] = True
+    held[0] = False
+    edge = np.concatenate([parts[0], parts[-1], parts[:, 0], parts[:, -1]])
+    return bool(held[edge].any())

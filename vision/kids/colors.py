@@ -23,6 +23,9 @@ MIN_VALUE = 45
 # pixels), but never below what the light prints (field tints, pastel art, bowl floors,
 # about 50 at most) can reach.
 _LOWEST_SATURATION = 72
+# Incandescent light (2700 K) leaves a cream print with about half its blue, and a dim
+# photo needs more besides: gains reach this far before they are taken for no print at all.
+_GAIN_RANGE = (0.5, 2.5)
 _HUE_CLASS = np.zeros(180, np.uint8)  # hue -> class
 for _k, _c in enumerate(COLORS, 1):
     for _lo, _hi in _HUE_RANGES[_c]:
@@ -36,16 +39,32 @@ def balance_gains(pixels_bgr: np.ndarray, target_rgb: tuple[int, int, int]) -> n
     px = np.asarray(pixels_bgr).reshape(-1, 3)
     if len(px) > 4000:  # a sample is as good as all of them, and much cheaper
         px = px[:: len(px) // 4000]
-    px = px.astype(np.float32)
+    gains = np.ones(3, np.float32)
     if len(px) < 20:
-        return np.ones(3, np.float32)
-    hi, lo = px.max(axis=1), px.min(axis=1)
-    light = px[(hi > 60) & (hi < 250) & (hi - lo < 0.35 * hi)]
-    if len(light) < 20:
-        return np.ones(3, np.float32)
-    measured = np.median(light, axis=0)
-    gains = np.float32(target_rgb[::-1]) / np.maximum(measured, 1.0)
-    return np.clip(gains, 0.6, 1.8).astype(np.float32)
+        return gains
+    channels = px.T.astype(np.float32)  # one row per channel: reductions across it are fast
+    brightest = channels.max(axis=0)
+    exposed = (brightest > 60) & (brightest < 250)  # neither black nor clipped
+    # first through the lamp's colour (incandescent light saturates a cream print this
+    # much), then, on the print so balanced, only what is as pale as print
+    for chroma in (0.5, 0.35):
+        light = exposed & _pale_and_light(channels * gains[:, None], chroma)
+        if np.count_nonzero(light) < 20:
+            break
+        measured = np.median(channels[:, light], axis=1)
+        gains = np.clip(np.float32(target_rgb[::-1]) / np.maximum(measured, 1.0), *_GAIN_RANGE)
+    return gains.astype(np.float32)
+
+
+def _pale_and_light(channels: np.ndarray, chroma: float) -> np.ndarray:
+    """Pixels (one row per channel) no more saturated than `chroma` and among the
+    lightest: the print is the lightest thing there, and grey half as bright (a shadow,
+    a sleeve, ink) taken for a dim print would make every colour glow."""
+    hi, lo = channels.max(axis=0), channels.min(axis=0)
+    pale = hi - lo < chroma * hi
+    if not pale.any():
+        return pale
+    return pale & (hi >= 0.5 * np.percentile(hi[pale], 90))
 
 
 def hue_classes(hsv: np.ndarray) -> np.ndarray:
