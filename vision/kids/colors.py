@@ -43,7 +43,7 @@ def balance_gains(pixels_bgr: np.ndarray, target_rgb: tuple[int, int, int]) -> n
     if len(px) < 20:
         return gains
     channels = px.T.astype(np.float32)  # one row per channel: reductions across it are fast
-    brightest = channels.max(axis=0)
+    brightest = _most(channels)
     exposed = (brightest > 60) & (brightest < 250)  # neither black nor clipped
     # first through the lamp's colour (incandescent light saturates a cream print this
     # much), then, on the print so balanced, only what is as pale as print
@@ -60,11 +60,21 @@ def _pale_and_light(channels: np.ndarray, chroma: float) -> np.ndarray:
     """Pixels (one row per channel) no more saturated than `chroma` and among the
     lightest: the print is the lightest thing there, and grey half as bright (a shadow,
     a sleeve, ink) taken for a dim print would make every colour glow."""
-    hi, lo = channels.max(axis=0), channels.min(axis=0)
+    hi, lo = _most(channels), _least(channels)
     pale = hi - lo < chroma * hi
     if not pale.any():
         return pale
     return pale & (hi >= 0.5 * np.percentile(hi[pale], 90))
+
+
+def _most(channels: np.ndarray) -> np.ndarray:
+    """Per pixel the largest of its three channels (rows): element-wise, many times faster
+    than numpy's reduction across three rows."""
+    return np.maximum(np.maximum(channels[0], channels[1]), channels[2])
+
+
+def _least(channels: np.ndarray) -> np.ndarray:
+    return np.minimum(np.minimum(channels[0], channels[1]), channels[2])
 
 
 def hue_classes(hsv: np.ndarray) -> np.ndarray:

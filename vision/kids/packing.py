@@ -101,7 +101,9 @@ def _pack(
     neck: np.ndarray,
 ) -> Packing | None:
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * slack + 1, 2 * slack + 1))
-    pad = faces[0][1].shape[0] + slack  # room for any face that can lie mostly inside
+    # room for any face that lies mostly inside: more than half of one centred nearer
+    # the edge than its own half-size would lie off the room
+    pad = faces[0][1].shape[0] // 2 + slack + 1
     blob = cv2.copyMakeBorder(region, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
     # a face may reach the slack past its room's edge; the blob's rim need not be covered
     loose = cv2.dilate(cv2.copyMakeBorder(room, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0), kernel)
