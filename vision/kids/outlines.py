@@ -19,13 +19,8 @@ from .tiles import UNKNOWN
 
 _PX_PER_MM = 2.0
 _STEP_MM = 1.5  # outline samples this far apart
-_INK_REACH_MM = (
-    -1.5,
-    -0.75,
-    0.0,
-    0.75,
-    1.5,
-)  # the printed line is looked for across this (a find is a mm off)
+# the printed line is looked for across this (a find is a mm off)
+_INK_REACH_MM = (-1.5, -0.75, 0.0, 0.75, 1.5)
 _LIGHT_MM = (2.5, 3.5)  # the light print inside the line
 _MIN_DIP = 10.0  # grey levels: the least dip of a line that shows
 _DIP_SHARE = 0.35  # ... or this share of the board's clearly shown lines, if more

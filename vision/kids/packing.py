@@ -20,7 +20,7 @@ import numpy as np
 
 from .shapes import face_outline
 
-# a tile's shape repeats after this turn (degrees), and is tried in this many steps of it
+# a tile's shape repeats after this turn (degrees); faces are tried turned in steps of _STEP_DEG
 _PERIOD = {"square": 90.0, "hexagon": 60.0, "diamond": 180.0, "circle": 360.0}
 _STEP_DEG = 7.5
 _SLACK_MM = 0.7  # a face's outline is this uncertain (blur, the cut-back side face)
@@ -37,7 +37,6 @@ _WORK_PX_PER_MM = 1.5  # faces are laid at this resolution: a tile is 30 px acro
 class Packing:
     centres: list[tuple[float, float]]  # region px
     turns: list[float]  # degrees
-    cover: float  # share of the blob the faces cover
 
 
 @cache
@@ -83,7 +82,7 @@ def pack(
         return found
     # a pixel's centre lies half a pixel in: so it does at either resolution
     centres = [((x + 0.5) / zoom - 0.5, (y + 0.5) / zoom - 0.5) for x, y in found.centres]
-    return Packing(centres, found.turns, found.cover)
+    return Packing(centres, found.turns)
 
 
 def _shrink(mask: np.ndarray, zoom: float) -> np.ndarray:
@@ -163,4 +162,4 @@ def _pack(
     # far past the blob's area is faces laid astride tiles, each explaining a sliver
     if not centres or cover < _COVER or len(centres) > float(region.sum()) / areas[0] + _HIDDEN:
         return None
-    return Packing(centres, turns, cover)
+    return Packing(centres, turns)
