@@ -170,13 +170,11 @@ def _read_blob(
     parts = _split(color, contour, face, strength, px_per_mm)
     if parts:
         return parts
-    packed = _packed(color, contour, face.shape, px_per_mm, most=min(_MOST_SPLIT, blob.count + 1))
+    packed = _packed(color, contour, px_per_mm, most=min(_MOST_SPLIT, blob.count + 1))
     return packed if packed else [blob]
 
 
-def _packed(
-    color: str, contour: np.ndarray, size: tuple[int, ...], px_per_mm: float, *, most: int
-) -> list[TileBlob] | None:
+def _packed(color: str, contour: np.ndarray, px_per_mm: float, *, most: int) -> list[TileBlob] | None:
     """Touching tiles of one colour counted by the whole faces that make up their blob
     (packing.pack); None when no such faces explain it."""
     x, y, w, h = cv2.boundingRect(contour)
