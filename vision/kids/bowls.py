@@ -23,7 +23,7 @@ from vision.geometry import apply_h
 from .colors import COLORS, balance_gains, label_map
 from .geometry import BIG_FLOOR_MM, SMALL_FLOOR_MM, SMALL_RING_MM, TRAY_RADIUS_MM, Plane, circle_polygon
 from .packing import pack
-from .shapes import face_size_mm, unsweep
+from .shapes import face_outline, unsweep
 from .tiles import (
     SHAPE_OF,
     UNKNOWN,
@@ -419,7 +419,7 @@ def _made_whole(
         room = (visible & (taken == 0) & ((labels == 0) | (labels == k + 1))).astype(np.uint8)
         # faces reach at most a tile's length past the pieces they explain
         x, y, w, h = cv2.boundingRect(pieces)
-        m = round(max(face_size_mm(SHAPE_OF[color])) * s)
+        m = round(float(np.ptp(face_outline(SHAPE_OF[color]), axis=0).max()) * s)
         x0, y0, x1, y1 = (
             max(0, x - m),
             max(0, y - m),

@@ -18,7 +18,7 @@ from functools import cache
 import cv2
 import numpy as np
 
-from .shapes import face_outline
+from .shapes import face_outline, face_reach_mm, turned
 
 # a tile's shape repeats after this turn (degrees); faces are tried turned in steps of _STEP_DEG
 _PERIOD = {"square": 90.0, "hexagon": 60.0, "diamond": 180.0, "circle": 360.0}
@@ -44,13 +44,11 @@ def _faces(shape: str, px_per_mm: float) -> tuple[tuple[float, np.ndarray, np.nd
     """(turn, face mask, the ring of pixels round it) for each turn tried; masks float32,
     square and odd-sized, centred."""
     outline = face_outline(shape) * px_per_mm
-    n = 2 * math.ceil(np.hypot(*outline.T).max()) + 3
+    n = 2 * math.ceil(face_reach_mm(shape) * px_per_mm) + 3
     period = _PERIOD[shape]
     out = []
     for turn in np.arange(0.0, period, _STEP_DEG if shape != "circle" else period):
-        a = math.radians(turn)
-        rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
-        pts = outline @ rot.T + n // 2
+        pts = turned(outline, turn) + n // 2
         mask = np.zeros((n, n), np.uint8)
         cv2.fillPoly(mask, [np.round(pts * 16).astype(np.int32)], 1, cv2.LINE_8, shift=4)
         ring = cv2.dilate(mask, np.ones((3, 3), np.uint8)) - mask

@@ -43,10 +43,15 @@ def face_outline(shape: str, n_circle: int = 64) -> np.ndarray:
     return np.column_stack([CIRCLE_MM / 2 * np.cos(a), CIRCLE_MM / 2 * np.sin(a)])
 
 
-def face_size_mm(shape: str) -> tuple[float, float]:
-    """The face's width and height (mm) as drawn by face_outline, unturned."""
-    p = face_outline(shape)
-    return float(np.ptp(p[:, 0])), float(np.ptp(p[:, 1]))
+def face_reach_mm(shape: str) -> float:
+    """How far the face's outline reaches from its centre (mm), however it is turned."""
+    return float(np.hypot(*face_outline(shape).T).max())
+
+
+def turned(points: np.ndarray, degrees: float) -> np.ndarray:
+    """Points (x, y rows) turned about the origin, as the image shows a turn (y down)."""
+    a = math.radians(degrees)
+    return points @ np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]]).T
 
 
 def face_area_mm2(shape: str) -> float:
@@ -131,9 +136,7 @@ def prototypes(px_per_mm: float) -> dict[str, list[np.ndarray]]:
     for shape in SHAPES:
         for angle in (0, 10, 20, 30, 40):
             for sigma in (0.0, 0.4, 0.8, 1.2, 1.6):  # mm of blur: corners round off
-                a = math.radians(angle)
-                rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
-                pts = face_outline(shape) @ rot.T * px_per_mm
+                pts = turned(face_outline(shape), angle) * px_per_mm
                 n = int(2 * np.abs(pts).max() + 12)
                 img = np.zeros((n, n), np.uint8)
                 cv2.fillPoly(img, [np.round((pts + n / 2) * 16).astype(np.int32)], 255, cv2.LINE_AA, shift=4)

@@ -23,7 +23,7 @@ import numpy as np
 
 from .colors import COLORS, hue_classes
 from .packing import Packing, pack
-from .shapes import SHAPES, classify, face_area_mm2, face_outline, features, unsweep
+from .shapes import SHAPES, classify, face_area_mm2, face_outline, features, turned, unsweep
 
 SHAPE_OF = dict(zip(COLORS, ("square", "hexagon", "diamond", "circle"), strict=True))
 UNKNOWN = "unknown"
@@ -194,9 +194,7 @@ def faces_of(
     outline = face_outline(SHAPE_OF[color]) * px_per_mm
     out = []
     for (cx, cy), turn in zip(packing.centres, packing.turns, strict=True):
-        a = math.radians(turn)
-        rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
-        pts = outline @ rot.T + (cx + offset[0], cy + offset[1])
+        pts = turned(outline, turn) + np.array([cx + offset[0], cy + offset[1]])
         out.append(TileBlob(color, 1, confidence, color, np.round(pts).astype(np.int32).reshape(-1, 1, 2)))
     return out
 
