@@ -23,7 +23,7 @@ from vision.geometry import apply_h
 from .colors import COLORS, balance_gains, label_map
 from .geometry import BIG_FLOOR_MM, SMALL_FLOOR_MM, SMALL_RING_MM, TRAY_RADIUS_MM, Plane, circle_polygon
 from .packing import pack
-from .shapes import face_outline, unsweep
+from .shapes import face_reach_mm, unsweep
 from .tiles import (
     SHAPE_OF,
     UNKNOWN,
@@ -417,9 +417,9 @@ def _made_whole(
         if not pieces.any():
             continue
         room = (visible & (taken == 0) & ((labels == 0) | (labels == k + 1))).astype(np.uint8)
-        # faces reach at most a tile's length past the pieces they explain
+        # a face laid over a piece reaches at most its own width past it, however turned
         x, y, w, h = cv2.boundingRect(pieces)
-        m = round(float(np.ptp(face_outline(SHAPE_OF[color]), axis=0).max()) * s)
+        m = math.ceil(2 * face_reach_mm(SHAPE_OF[color]) * s)
         x0, y0, x1, y1 = (
             max(0, x - m),
             max(0, y - m),
