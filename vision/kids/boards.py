@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache, partial
+from typing import TypeVar
 
 import cv2
 import numpy as np
@@ -34,6 +35,7 @@ from .tiles import (
     tile_strength,
 )
 
+T = TypeVar("T")
 _MATCH_PX_PER_MM = 2.0
 _MATCH_STEP = 3  # every third pixel of a template is plenty for its contrast, and 3x cheaper
 # Boards are read at 2.5 px/mm, or 2 px/mm when the photo shows them coarser than 1.6 px/mm:
@@ -101,22 +103,26 @@ def field_outline_mm(f) -> np.ndarray:
     return at + np.array([[-16, -16], [16, -16], [16, 16], [-16, 16]], np.float64)
 
 
-_TEMPLATES: dict[int, tuple[KidsBoard, tuple[np.ndarray, np.ndarray]]] = {}
+def per_board(make: Callable[[KidsBoard], T]) -> Callable[[KidsBoard], T]:
+    """`make`, kept per board definition by identity: hashing a whole definition costs
+    more than the look-up saves. The definition is kept too, so its id is not reused."""
+    kept: dict[int, tuple[KidsBoard, T]] = {}
+
+    def get(board: KidsBoard) -> T:
+        hit = kept.get(id(board))
+        if hit is None or hit[0] is not board:
+            if len(kept) > 64:
+                kept.clear()
+            hit = kept[id(board)] = (board, make(board))
+        return hit[1]
+
+    return get
 
 
+@per_board
 def _template(board: KidsBoard) -> tuple[np.ndarray, np.ndarray]:
     """Masks at _MATCH_PX_PER_MM: where the board's outlines are printed, and the light
-    bands either side of them (kept by identity: hashing a whole definition costs more
-    than the look-up saves)."""
-    kept = _TEMPLATES.get(id(board))
-    if kept is None or kept[0] is not board:
-        if len(_TEMPLATES) > 64:
-            _TEMPLATES.clear()
-        kept = _TEMPLATES[id(board)] = (board, _draw_template(board))
-    return kept[1]
-
-
-def _draw_template(board: KidsBoard) -> tuple[np.ndarray, np.ndarray]:
+    bands either side of them."""
     s = _MATCH_PX_PER_MM
     size = (round(BOARD_H_MM * s), round(BOARD_W_MM * s))
     ink = np.zeros(size, np.uint8)

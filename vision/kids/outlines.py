@@ -13,7 +13,7 @@ import numpy as np
 
 from companion.rules.kids_board import KidsBoard
 
-from .boards import BoardFind, BoardReading, FieldReading, field_outline_mm
+from .boards import BoardFind, BoardReading, FieldReading, field_outline_mm, per_board
 from .geometry import BOARD_H_MM, BOARD_W_MM
 from .tiles import UNKNOWN
 
@@ -25,8 +25,6 @@ _LIGHT_MM = (2.5, 3.5)  # the light print inside the line
 _MIN_DIP = 10.0  # grey levels: the least dip of a line that shows
 _DIP_SHARE = 0.35  # ... or this share of the board's clearly shown lines, if more
 _MIN_SHOWN = 0.5  # share of an empty field's outline that must show
-
-_SAMPLES: dict[int, tuple[KidsBoard, tuple[np.ndarray, np.ndarray, np.ndarray]]] = {}
 
 
 def hide_unshown(gray: np.ndarray, find: BoardFind, reading: BoardReading) -> BoardReading:
@@ -66,20 +64,16 @@ def _outline_shown(gray: np.ndarray, find: BoardFind, wanted: list[bool]) -> np.
     return shows / np.maximum(counted, 1)
 
 
+@per_board
 def _samples(board: KidsBoard) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Points every _STEP_MM along each field's outline (board mm), the unit vector from
-    each into its field, and the field's index (kept by identity, as the templates are)."""
-    kept = _SAMPLES.get(id(board))
-    if kept is None or kept[0] is not board:
-        if len(_SAMPLES) > 64:
-            _SAMPLES.clear()
-        outlines = [field_outline_mm(f) for p in board.pictures for f in p.fields]
-        pts = [_resampled(np.vstack([o, o[:1]])) for o in outlines]
-        inward = [o.mean(axis=0) - p for o, p in zip(outlines, pts, strict=True)]
-        inward = [v / np.maximum(np.hypot(v[:, 0], v[:, 1]), 1e-9)[:, None] for v in inward]
-        owner = np.concatenate([np.full(len(p), k) for k, p in enumerate(pts)])
-        kept = _SAMPLES[id(board)] = (board, (np.concatenate(pts), np.concatenate(inward), owner))
-    return kept[1]
+    each into its field, and the field's index."""
+    outlines = [field_outline_mm(f) for p in board.pictures for f in p.fields]
+    pts = [_resampled(np.vstack([o, o[:1]])) for o in outlines]
+    inward = [o.mean(axis=0) - p for o, p in zip(outlines, pts, strict=True)]
+    inward = [v / np.maximum(np.hypot(v[:, 0], v[:, 1]), 1e-9)[:, None] for v in inward]
+    owner = np.concatenate([np.full(len(p), k) for k, p in enumerate(pts)])
+    return np.concatenate(pts), np.concatenate(inward), owner
 
 
 def _resampled(polyline: np.ndarray) -> np.ndarray:
