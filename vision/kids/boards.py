@@ -417,8 +417,7 @@ def _clear_middle(
     field = np.zeros((y1 - y0, x1 - x0), np.uint8)
     cv2.fillPoly(field, [np.round(outline * s - (x0, y0)).astype(np.int32)], 1)
     _, parts, stats, _ = cv2.connectedComponentsWithStats(tiles[inside])
-    edge = np.concatenate([[0], parts[0], parts[-1], parts[:, 0], parts[:, -1]])
-    alone = np.setdiff1d(parts[field > 0], edge)
+    alone = np.setdiff1d(parts[field > 0], np.append(_on_edge(parts), 0))
     if np.any(stats[alone, cv2.CC_STAT_AREA] >= _RIM_MM2 * s * s):
         return False
     centre = outline.mean(axis=0)
@@ -507,5 +506,9 @@ def _runs_out(mask: np.ndarray, seed: np.ndarray) -> bool:
     held = np.zeros(parts.max() + 1, bool)
     held[parts[seed]] = True
     held[0] = False
-    edge = np.concatenate([parts[0], parts[-1], parts[:, 0], parts[:, -1]])
-    return bool(held[edge].any())
+    return bool(held[_on_edge(parts)].any())
+
+
+def _on_edge(parts: np.ndarray) -> np.ndarray:
+    """The labels of a label map found on its window's edge."""
+    return np.concatenate([parts[0], parts[-1], parts[:, 0], parts[:, -1]])
