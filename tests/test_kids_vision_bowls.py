@@ -14,7 +14,7 @@ from vision.kids.bowls import BIG, _fragments, bowl_centres_mm, find_tray, read_
 from vision.kids.colors import label_map
 from vision.kids.geometry import Plane
 from vision.kids.packing import pack
-from vision.kids.shapes import face_outline
+from vision.kids.shapes import face_outline, unsweep
 from vision.kids.tiles import colour_masks, read_faces, tile_strength
 from vision.synth.hand import SKIN_RGB
 
@@ -192,6 +192,28 @@ def test_a_face_is_laid_only_where_it_lies_within_the_blob() -> None:
     assert pack(region, "circle", s, 3) is None
 
 
+def test_a_tile_s_top_explains_the_gap_it_hides() -> None:
+    # Seen steeply, a tile's top lies past its footprint (the sweep): the first tile's top
+    # hides the gap to the next, so cut back to footprints the two stay joined by a broad
+    # neck (blur broadens it further). Each face laid explains the gap its top hides.
+    s, sweep_mm = 3.0, np.array([2.8, 4.2])
+    radius = float(np.linalg.norm(face_outline("circle")[0]))
+    first = np.array([30.0, 30.0])
+    footprints = [first, first + sweep_mm / np.linalg.norm(sweep_mm) * (2 * radius + 1.5)]
+    seen = np.zeros((round(90 * s), round(90 * s)), np.uint8)
+    for centre in footprints:
+        for t in np.linspace(0, 1, 12):  # the side face, footprint to top
+            pts = (face_outline("circle") + centre + t * sweep_mm) * s
+            cv2.fillPoly(seen, [np.round(pts * 16).astype(np.int32)], 1, cv2.LINE_8, shift=4)
+    seen = cv2.dilate(seen, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+    region = unsweep(seen, sweep_mm * s)
+    assert pack(region, "circle", s, 3) is None  # faces alone leave the neck unexplained
+    found = pack(region, "circle", s, 3, sweep_px=sweep_mm * s)
+    assert found is not None and len(found.centres) == 2
+    for centre in footprints:
+        assert min(math.dist(centre * s, c) for c in found.centres) < 1.5 * s
+
+
 def _glared_diamond_tray(hand: bool) -> list:
     """The tray with a green diamond in the big bowl, glare over most of its face, a red
     square beside it; optionally a hand over the bowl's other side."""
@@ -214,6 +236,44 @@ def test_a_tile_glare_washes_out_in_part_is_made_whole() -> None:
     assert big.confidence < 0.6  # its outline was not all seen
 
 
+def test_glare_tinted_by_its_tiles_is_no_hand() -> None:
+    # Three tiles in a small bowl, each washed out but for its lower rim: the glare
+    # mirrors each tile's own colour, so it is neither tile colour nor the lavender floor,
+    # and together it is more of the floor than a speck. It lies within the tiles.
+    h = _tray_to_image()
+    img = _draw_tray(h)
+    bowl = np.array(bowl_centres_mm()[1][:2])
+    for shape, offset, bgr, glare in [
+        ("diamond", (-14.0, -8.0), (84, 168, 62), (200, 250, 215)),
+        ("hexagon", (13.0, -9.0), (38, 196, 250), (200, 250, 255)),
+        ("square", (0.0, 16.0), (58, 52, 228), (215, 220, 255)),
+    ]:
+        outline = face_outline(shape) + bowl + np.array(offset)
+        _fill(img, h, outline, bgr)
+        top = outline[np.argmin(outline[:, 1])]
+        _fill(img, h, top + 0.8 * (outline - top) + np.array([0.0, 0.3]), glare)
+    readings = read_bowls(img, Plane(h, (img.shape[1], img.shape[0])))
+    seen = cv2.perspectiveTransform(bowl.reshape(1, 1, 2).astype(np.float64), h).reshape(2)
+    small = min(readings, key=lambda b: float(np.linalg.norm(b.center - seen)))
+    assert not small.occluded
+    assert small.tiles == {"green": 1, "yellow": 1, "red": 1} and small.unknown == 0
+
+
 def test_under_a_hand_a_piece_of_a_tile_is_not_made_whole() -> None:
     (big,) = _glared_diamond_tray(hand=True)
     assert big.occluded and big.tiles == {"red": 1} and big.unknown == 1
+
+
+def test_a_tile_half_under_glare_of_its_own_colour_is_made_whole() -> None:
+    # glare mirrors the tile's green over its right half, edge and all: what keeps its
+    # colour is too little of a face to place one, the pale green beside it is not
+    h = _tray_to_image()
+    img = _draw_tray(h)
+    diamond = face_outline("diamond") + np.array([-10.0, 4.0])
+    _fill(img, h, diamond, (84, 168, 62))
+    middle = diamond.mean(axis=0)
+    right = np.array([[0.0, -30], [30, -30], [30, 30], [0, 30]]) + middle
+    _, glare = cv2.intersectConvexConvex(diamond.astype(np.float32), right.astype(np.float32))
+    _fill(img, h, glare.reshape(-1, 2).astype(np.float64), (200, 245, 205))
+    (big,) = [b for b in read_bowls(img, Plane(h, (img.shape[1], img.shape[0]))) if b.number == BIG]
+    assert big.tiles == {"green": 1} and big.unknown == 0 and not big.occluded

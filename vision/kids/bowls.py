@@ -20,10 +20,10 @@ import numpy as np
 
 from vision.geometry import apply_h
 
-from .colors import COLORS, balance_gains, label_map
+from .colors import COLORS, balance_gains, hue_classes, label_map
 from .geometry import BIG_FLOOR_MM, SMALL_FLOOR_MM, SMALL_RING_MM, TRAY_RADIUS_MM, Plane, circle_polygon
 from .packing import pack
-from .shapes import face_reach_mm, unsweep
+from .shapes import face_reach_mm, sweep_kernel, unsweep
 from .tiles import (
     SHAPE_OF,
     UNKNOWN,
@@ -55,6 +55,9 @@ _OVER_EDGE_MM, _LIP_RING_MM = 1.5, 2.5
 _TRAY_HUE = (122, 165)  # violet and lavender of the tray and bowls' lips (OpenCV hue)
 _TRAY_MIN_SAT = 60
 _PALE_INSET_MM = 1.5  # a blurred tile edge's pale fringe is about this wide
+# a tile's blurred edge and the shadow at its foot reach this far past its outline
+_HALO_MM = 1.5
+_STRANGE_SHARE = 0.03  # of the visible floor, neither tile nor floor: more is a hand
 # on the table's plane: circles within this share of their size, centres this close; the
 # rim's outline within this share of its radius, seen in this many twelfths of the turn
 _TABLE_SIZE_TOL, _TABLE_OFF_MM = 0.12, 15.0
@@ -62,6 +65,9 @@ _RIM_TOL, _RIM_SECTORS = 0.03, 5
 # a tile made whole from the piece glare left of it: its colour is sure, its outline less
 _WHOLE_CONFIDENCE = 0.55
 _MOST_WHOLE = 4  # tiles of one colour made whole in one bowl: more is something else
+# glare on a tile: as bright as this (OpenCV value) and at least this saturated in its hue
+_TINT_VALUE, _TINT_SATURATION = 170, 35
+_TINT_NEAR_MM = 1.0  # the tint's edge blurs into what lies beside it over about this
 
 
 @dataclass
@@ -366,18 +372,18 @@ def _read_bowl(
     b, g, r = cv2.split(cv2.transform(patch, np.diag(np.asarray(gains, np.float32))).astype(np.int16))
     floor_like = (sat < 80) & (val >= 40) & (b >= r - _FLOOR_SLACK) & (b >= g - _FLOOR_SLACK)
     strange = visible & (near_tiles == 0) & (labels == 0) & ~floor_like
-    occluded = (
-        bool(strange.sum() > 0.03 * visible.sum())
-        or visible.sum() < floor.astype(bool).sum() * 0.98
-        or _reaches_out(labels, hsv, floor_like, floor, reach * s)
+    across = visible.sum() < floor.astype(bool).sum() * 0.98 or _reaches_out(
+        labels, hsv, floor_like, floor, reach * s
     )
-    # A bowl with nothing over it: pieces of tile colour are tiles glare washed out in
-    # part. Under a hand or a sleeve, they are as likely tiles it hides in part, and a
-    # pale sleeve could be taken for the rest of a tile's face.
-    if not occluded and (fragments or any(b.value == UNKNOWN for b in blobs)):
-        whole = _made_whole(blobs, masks, labels, visible, sweep=sweep, floor=floor, s=s)
-        if whole is not None:
+    # Nothing lies across the bowl's edge: pieces of tile colour are tiles glare washed
+    # out in part, and what glare leaves of a tile's top (neither its colour nor the
+    # floor's) lies within the tile made whole. Under a hand or a sleeve, pieces are as
+    # likely tiles it hides in part, and a pale sleeve could be taken for a tile's face.
+    if not across and (fragments or any(b.value == UNKNOWN for b in blobs)):
+        whole = _made_whole(blobs, masks, labels, hsv, visible, sweep=sweep, floor=floor, s=s)
+        if whole is not None and not _covered(strange, visible, whole, sweep, s):
             blobs, fragments = whole, 0
+    occluded = across or _covered(strange, visible, blobs, sweep, s)
     counts: dict[str, int] = {}
     unknown, confidence = fragments, 1.0
     for blob in blobs:
@@ -391,10 +397,32 @@ def _read_bowl(
     return BowlReading(number, centre, outline, counts, unknown, occluded, confidence, blobs)
 
 
+def _covered(
+    strange: np.ndarray, visible: np.ndarray, blobs: list[TileBlob], sweep: np.ndarray, s: float
+) -> bool:
+    """Whether something neither tile nor floor (a hand, a sleeve) covers part of the
+    floor: `strange` pixels beyond the footprints of the tiles read are more than a speck
+    of the floor. Only tiles read count: a blob of unknown shape may be the hand itself."""
+    footprints = _footprints(strange.shape, [b for b in blobs if b.value != UNKNOWN], sweep, s)
+    return bool(np.count_nonzero(strange & (footprints == 0)) > _STRANGE_SHARE * np.count_nonzero(visible))
+
+
+def _footprints(size: tuple[int, ...], blobs: list[TileBlob], sweep: np.ndarray, s: float) -> np.ndarray:
+    """Where tiles lie in a bowl's patch of `size` (uint8): each face, read at its
+    footprint, swept to its top, and the blurred edge round it; the shadow at a tile's
+    foot, on the side away from its top, reaches about as far as its side face."""
+    footprints = np.zeros(size[:2], np.uint8)
+    cv2.drawContours(footprints, [b.contour for b in blobs], -1, 1, -1)
+    footprints = cv2.dilate(cv2.dilate(footprints, sweep_kernel(sweep)), sweep_kernel(-np.asarray(sweep)))
+    halo = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(_HALO_MM * s) + 1,) * 2)
+    return cv2.dilate(footprints, halo)
+
+
 def _made_whole(
     blobs: list[TileBlob],
     masks: list[np.ndarray],
     labels: np.ndarray,
+    hsv: np.ndarray,
     visible: np.ndarray,
     *,
     sweep: np.ndarray,
@@ -411,28 +439,54 @@ def _made_whole(
     taken = np.zeros(labels.shape, np.uint8)
     cv2.drawContours(taken, [b.contour for b in known], -1, 1, -1)
     beside = cv2.dilate(taken, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (round(2 * s) | 1,) * 2))
+    tinted = hue_classes(hsv, _TINT_SATURATION) * (hsv[..., 2] >= _TINT_VALUE)
+    free = (beside == 0) & (floor > 0)
     out = list(known)
     for k, color in enumerate(COLORS):
-        pieces = unsweep(masks[k], sweep) & (beside == 0) & (floor > 0)
+        pieces = unsweep(masks[k], sweep) & free
         if not pieces.any():
             continue
         room = (visible & (taken == 0) & ((labels == 0) | (labels == k + 1))).astype(np.uint8)
-        # a face laid over a piece reaches at most its own width past it, however turned
-        x, y, w, h = cv2.boundingRect(pieces)
-        m = math.ceil(2 * face_reach_mm(SHAPE_OF[color]) * s)
-        x0, y0, x1, y1 = (
-            max(0, x - m),
-            max(0, y - m),
-            min(pieces.shape[1], x + w + m),
-            min(pieces.shape[0], y + h + m),
-        )
-        found = pack(pieces[y0:y1, x0:x1], SHAPE_OF[color], s, _MOST_WHOLE, room[y0:y1, x0:x1])
+        found = _whole(pieces, room, color, sweep, s)
+        if found is None:
+            # Glare that mirrors the tile's own colour, far paler than the tile, shows the
+            # rest of its face: the face lies on it, not on what merely looks like floor
+            # (a pale sleeve over the rest of a tile).
+            lit = _joined(pieces, unsweep((tinted == k + 1).view(np.uint8), sweep) & free)
+            near = cv2.dilate(
+                lit, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(_TINT_NEAR_MM * s) + 1,) * 2)
+            )
+            found = _whole(lit, near & room, color, sweep, s)
         if found is None:
             return None
-        out += faces_of(color, found, s, _WHOLE_CONFIDENCE, offset=(x0, y0))
+        out += found
     if _fragments(masks, out, sweep, floor, s):
         return None
     return out
+
+
+def _whole(
+    pieces: np.ndarray, room: np.ndarray, color: str, sweep: np.ndarray, s: float
+) -> list[TileBlob] | None:
+    """The whole faces of `color` that `pieces` are part of, each lying within `room`."""
+    # a face laid over a piece reaches at most its own width past it, however turned
+    x, y, w, h = cv2.boundingRect(pieces)
+    m = math.ceil(2 * face_reach_mm(SHAPE_OF[color]) * s)
+    x0, y0 = max(0, x - m), max(0, y - m)
+    x1, y1 = min(pieces.shape[1], x + w + m), min(pieces.shape[0], y + h + m)
+    found = pack(
+        pieces[y0:y1, x0:x1], SHAPE_OF[color], s, _MOST_WHOLE, room=room[y0:y1, x0:x1], sweep_px=sweep
+    )
+    return None if found is None else faces_of(color, found, s, _WHOLE_CONFIDENCE, offset=(x0, y0))
+
+
+def _joined(pieces: np.ndarray, more: np.ndarray) -> np.ndarray:
+    """`pieces` (uint8) with the parts of `more` that touch them."""
+    count, parts = cv2.connectedComponents(pieces | more)
+    touching = np.zeros(count, bool)
+    touching[parts[pieces > 0]] = True
+    touching[0] = False
+    return touching[parts].view(np.uint8)
 
 
 def _reaches_out(

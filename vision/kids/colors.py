@@ -77,12 +77,12 @@ def _least(channels: np.ndarray) -> np.ndarray:
     return np.minimum(np.minimum(channels[0], channels[1]), channels[2])
 
 
-def hue_classes(hsv: np.ndarray) -> np.ndarray:
+def hue_classes(hsv: np.ndarray, least_saturation: int = _LOWEST_SATURATION) -> np.ndarray:
     """Each pixel's tile colour class by hue alone (1..4, COLORS order; 0 for none), for
     pixels saturated and bright enough to be a tile at all, however pale."""
     hue, sat, val = cv2.split(hsv)
     classes = cv2.LUT(hue, _HUE_CLASS_LUT)
-    classes[(val < MIN_VALUE) | (sat < _LOWEST_SATURATION)] = 0
+    classes[(val < MIN_VALUE) | (sat < least_saturation)] = 0
     return classes
 
 

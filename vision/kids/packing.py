@@ -18,7 +18,7 @@ from functools import cache
 import cv2
 import numpy as np
 
-from .shapes import face_outline, face_reach_mm, turned
+from .shapes import face_outline, face_reach_mm, sweep_kernel, turned
 
 # a tile's shape repeats after this turn (degrees); faces are tried turned in steps of _STEP_DEG
 _PERIOD = {"square": 90.0, "hexagon": 60.0, "diamond": 180.0, "circle": 360.0}
@@ -57,11 +57,19 @@ def _faces(shape: str, px_per_mm: float) -> tuple[tuple[float, np.ndarray, np.nd
 
 
 def pack(
-    region: np.ndarray, shape: str, px_per_mm: float, most: int, room: np.ndarray | None = None
+    region: np.ndarray,
+    shape: str,
+    px_per_mm: float,
+    most: int,
+    *,
+    room: np.ndarray | None = None,
+    sweep_px: np.ndarray | None = None,
 ) -> Packing | None:
     """The whole faces of `shape` that explain `region` (a uint8 mask of one colour's
-    blob at `px_per_mm`), at most `most`, each lying within `room` (a uint8 mask the
-    size of `region`; by default the blob itself); None when no such faces explain it."""
+    blob at `px_per_mm`, cut back to the tiles' footprints by shapes.unsweep), at most
+    `most`, each lying within `room` (a uint8 mask the size of `region`; by default the
+    blob itself); None when no such faces explain it. `sweep_px`, where a tile's top lies
+    from its footprint: a tile's top hides the gap beyond it, which the cut back keeps."""
     zoom = min(1.0, _WORK_PX_PER_MM / px_per_mm)
     if zoom < 1.0:
         region = _shrink(region, zoom)
@@ -75,6 +83,7 @@ def pack(
         slack=max(1, round(_SLACK_MM * px)),
         most=most,
         neck=neck,
+        beyond=sweep_kernel(np.zeros(2) if sweep_px is None else np.asarray(sweep_px, np.float64) * zoom),
     )
     if found is None or zoom == 1.0:
         return found
@@ -96,11 +105,12 @@ def _pack(
     slack: int,
     most: int,
     neck: np.ndarray,
+    beyond: np.ndarray,
 ) -> Packing | None:
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * slack + 1, 2 * slack + 1))
     # room for any face that lies mostly inside: more than half of one centred nearer
     # the edge than its own half-size would lie off the room
-    pad = faces[0][1].shape[0] // 2 + slack + 1
+    pad = faces[0][1].shape[0] // 2 + slack + 1 + max(beyond.shape) // 2
     blob = cv2.copyMakeBorder(region, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
     # a face may reach the slack past its room's edge; the blob's rim need not be covered
     loose = cv2.dilate(cv2.copyMakeBorder(room, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0), kernel)
@@ -147,7 +157,11 @@ def _pack(
             break
         _, x, y, turn, mask = best
         h = mask.shape[0] // 2
-        left[y - h : y + h + 1, x - h : x + h + 1] &= (mask == 0).view(np.uint8)
+        # the face explains its footprint and, where the cut back kept it, the gap its
+        # top hides beyond it
+        ky, kx = beyond.shape[0] // 2, beyond.shape[1] // 2
+        swept = cv2.dilate(cv2.copyMakeBorder(mask, ky, ky, kx, kx, cv2.BORDER_CONSTANT, value=0), beyond)
+        left[y - h - ky : y + h + ky + 1, x - h - kx : x + h + kx + 1] &= (swept == 0).view(np.uint8)
         laid[y - h : y + h + 1, x - h : x + h + 1] = np.maximum(
             laid[y - h : y + h + 1, x - h : x + h + 1], mask
         )

@@ -74,6 +74,16 @@ def unsweep(mask: np.ndarray, sweep_px: np.ndarray) -> np.ndarray:
     return cv2.erode(mask, kernel, anchor=anchor, borderType=cv2.BORDER_CONSTANT, borderValue=0)
 
 
+def sweep_kernel(sweep_px: np.ndarray) -> np.ndarray:
+    """A dilation kernel that sweeps a mask from each pixel to `sweep_px` beyond it: from
+    a tile's footprint (what unsweep leaves) to all it covers, side face and top."""
+    dx, dy = round(float(sweep_px[0])), round(float(sweep_px[1]))
+    kernel = np.zeros((2 * abs(dy) + 1, 2 * abs(dx) + 1), np.uint8)
+    # dilate: dst(x) = max over the kernel of src(x + k - anchor), i.e. over x - t * sweep
+    cv2.line(kernel, (abs(dx), abs(dy)), (abs(dx) - dx, abs(dy) - dy), 1)
+    return kernel
+
+
 _SEGMENT = np.linspace(0, 1, 12, endpoint=False)  # points along each hull edge
 _GRID = np.linspace(-np.pi, np.pi, 128, endpoint=False)  # angles the radius is sampled at
 

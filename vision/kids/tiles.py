@@ -109,7 +109,7 @@ def read_faces(
         face = unsweep(mask, sweep_px)
         contours, _ = cv2.findContours(face, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         for contour in contours:
-            blobs = _read_blob(COLORS[k], contour, face, strength, px_per_mm)
+            blobs = _read_blob(COLORS[k], contour, face, strength, px_per_mm, sweep_px=sweep_px)
             for blob in blobs:
                 if region is not None:
                     cx, cy = np.round(blob.centre).astype(int)
@@ -149,7 +149,9 @@ def read_faces_each(
             face = unsweep(own, sweep)
             contours, _ = cv2.findContours(face, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
             for contour in contours:
-                for blob in _read_blob(color, contour, face, strength[y0:y1, x0:x1], px_per_mm):
+                for blob in _read_blob(
+                    color, contour, face, strength[y0:y1, x0:x1], px_per_mm, sweep_px=sweep
+                ):
                     blob.contour = blob.contour + np.array([x0, y0], np.int32)
                     out.append(blob)
     return out
@@ -162,7 +164,13 @@ def tile_strength(hsv: np.ndarray) -> np.ndarray:
 
 
 def _read_blob(
-    color: str, contour: np.ndarray, face: np.ndarray, strength: np.ndarray, px_per_mm: float
+    color: str,
+    contour: np.ndarray,
+    face: np.ndarray,
+    strength: np.ndarray,
+    px_per_mm: float,
+    *,
+    sweep_px: np.ndarray,
 ) -> list[TileBlob]:
     blob = read_face(color, contour, px_per_mm)
     if blob is None or blob.value != UNKNOWN or not 2 <= blob.count <= _MOST_SPLIT:
@@ -170,18 +178,20 @@ def _read_blob(
     parts = _split(color, contour, face, strength, px_per_mm)
     if parts:
         return parts
-    packed = _packed(color, contour, px_per_mm, most=min(_MOST_SPLIT, blob.count + 1))
+    packed = _packed(color, contour, px_per_mm, sweep_px, most=min(_MOST_SPLIT, blob.count + 1))
     return packed if packed else [blob]
 
 
-def _packed(color: str, contour: np.ndarray, px_per_mm: float, *, most: int) -> list[TileBlob] | None:
+def _packed(
+    color: str, contour: np.ndarray, px_per_mm: float, sweep_px: np.ndarray, *, most: int
+) -> list[TileBlob] | None:
     """Touching tiles of one colour counted by the whole faces that make up their blob
     (packing.pack); None when no such faces explain it."""
     x, y, w, h = cv2.boundingRect(contour)
     region = np.zeros((h, w), np.uint8)
     cv2.drawContours(region, [contour], -1, 1, -1, offset=(-x, -y))
     shape = SHAPE_OF[color]
-    packing = pack(region, shape, px_per_mm, most)
+    packing = pack(region, shape, px_per_mm, most, sweep_px=sweep_px)
     if packing is None:
         return None
     return faces_of(color, packing, px_per_mm, _PACKED_CONFIDENCE, offset=(x, y))
