@@ -54,6 +54,7 @@ _FRAGMENT_SHARE, _FRAGMENT_HULL = 0.15, 0.35
 _OVER_EDGE_MM, _LIP_RING_MM = 1.5, 2.5
 _TRAY_HUE = (122, 165)  # violet and lavender of the tray and bowls' lips (OpenCV hue)
 _TRAY_MIN_SAT = 60
+_PALE_LIP = 0.22  # share of a bowl's lip as pale as the floor: more is a sleeve across it
 _PALE_INSET_MM = 1.5  # a blurred tile edge's pale fringe is about this wide
 # a tile's blurred edge and the shadow at its foot reach this far past its outline
 _HALO_MM = 1.5
@@ -503,6 +504,11 @@ def _reaches_out(
     ring = lip > 0
     hue, sat, val = cv2.split(hsv)
     tray = (hue >= _TRAY_HUE[0]) & (hue <= _TRAY_HUE[1]) & (sat >= _TRAY_MIN_SAT)
+    seen = ring & (val > 0)
+    # the lip shows the tray's violet: a good share of it as pale as the floor is a pale
+    # sleeve lying across it
+    if np.count_nonzero(floor_like[seen] & ~tray[seen]) > _PALE_LIP * np.count_nonzero(seen):
+        return True
     foreign = ((labels > 0) | (~floor_like & ~tray)) & (val > 0)
     least = 4.0 * (n / 100.0) ** 2  # a speck of noise is no hand
     if np.count_nonzero(foreign[ring]) <= least:

@@ -109,7 +109,7 @@ def read_faces(
         face = unsweep(mask, sweep_px)
         contours, _ = cv2.findContours(face, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         for contour in contours:
-            blobs = _read_blob(COLORS[k], contour, face, strength, px_per_mm, sweep_px=sweep_px)
+            blobs = _read_blob(COLORS[k], contour, face, strength, px_per_mm, hidden_px=sweep_px)
             for blob in blobs:
                 if region is not None:
                     cx, cy = np.round(blob.centre).astype(int)
@@ -149,8 +149,11 @@ def read_faces_each(
             face = unsweep(own, sweep)
             contours, _ = cv2.findContours(face, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
             for contour in contours:
+                # On a board each tile lies alone on its field, the fields apart: no tile's
+                # top hides a gap to the next, and a blob that needs one hidden is no
+                # pair of tiles (a sleeve's, say).
                 for blob in _read_blob(
-                    color, contour, face, strength[y0:y1, x0:x1], px_per_mm, sweep_px=sweep
+                    color, contour, face, strength[y0:y1, x0:x1], px_per_mm, hidden_px=np.zeros(2)
                 ):
                     blob.contour = blob.contour + np.array([x0, y0], np.int32)
                     out.append(blob)
@@ -170,20 +173,22 @@ def _read_blob(
     strength: np.ndarray,
     px_per_mm: float,
     *,
-    sweep_px: np.ndarray,
+    hidden_px: np.ndarray,
 ) -> list[TileBlob]:
+    """The tiles of one blob of a colour; `hidden_px`: how far past a tile's footprint its
+    top may hide a gap to the next tile (packing.pack's `sweep_px`)."""
     blob = read_face(color, contour, px_per_mm)
     if blob is None or blob.value != UNKNOWN or not 2 <= blob.count <= _MOST_SPLIT:
         return [] if blob is None else [blob]
     parts = _split(color, contour, face, strength, px_per_mm)
     if parts:
         return parts
-    packed = _packed(color, contour, px_per_mm, sweep_px, most=min(_MOST_SPLIT, blob.count + 1))
+    packed = _packed(color, contour, px_per_mm, hidden_px, most=min(_MOST_SPLIT, blob.count + 1))
     return packed if packed else [blob]
 
 
 def _packed(
-    color: str, contour: np.ndarray, px_per_mm: float, sweep_px: np.ndarray, *, most: int
+    color: str, contour: np.ndarray, px_per_mm: float, hidden_px: np.ndarray, *, most: int
 ) -> list[TileBlob] | None:
     """Touching tiles of one colour counted by the whole faces that make up their blob
     (packing.pack); None when no such faces explain it."""
@@ -191,7 +196,7 @@ def _packed(
     region = np.zeros((h, w), np.uint8)
     cv2.drawContours(region, [contour], -1, 1, -1, offset=(-x, -y))
     shape = SHAPE_OF[color]
-    packing = pack(region, shape, px_per_mm, most, sweep_px=sweep_px)
+    packing = pack(region, shape, px_per_mm, most, sweep_px=hidden_px)
     if packing is None:
         return None
     return faces_of(color, packing, px_per_mm, _PACKED_CONFIDENCE, offset=(x, y))
