@@ -311,3 +311,61 @@ def test_a_pale_sleeve_across_a_bowl_covers_it(cover: float) -> None:
     _fill(img, h, np.array([[-60.0, -120], [40, -120], [40, edge], [-60, edge]]), (250, 250, 240))
     (big,) = [b for b in read_bowls(img, Plane(h, (img.shape[1], img.shape[0]))) if b.number == BIG]
     assert big.occluded and big.tiles == {"red": 1}
+
+
+def test_another_colour_along_a_tile_s_edge_is_that_edge_not_a_tile() -> None:
+    # where a tile's edge meets the floor's shadow the two mix, and the mixture can take
+    # another tile colour's hue (green and lavender make blue): thin bands of it along
+    # four tiles' edges are no blue tile seen in pieces
+    s = 3.0
+    tiles = [("square", x, y, 0) for x in (34, 56) for y in (34, 56)]
+    img = _bowl_patch(tiles, s, 0.3)
+    faces = _read(img, s)
+    assert [f.value for f in faces] == ["red"] * 4
+    blue = np.zeros(img.shape[:2], np.uint8)
+    near, far, half = 10.0 + 1.0, 10.0 + 2.2, 10.0  # mm from a square's centre
+    for _, x, y, _ in tiles:
+        for band in (
+            [(-half, near), (far, near), (far, far), (-half, far)],
+            [(near, -half), (far, -half), (far, near), (near, near)],
+        ):
+            cv2.fillPoly(
+                blue,
+                [np.round((np.array(band) + np.array([x, y])) * s * 16).astype(np.int32)],
+                1,
+                cv2.LINE_8,
+                shift=4,
+            )
+    floor = np.zeros(img.shape[:2], np.uint8)
+    cv2.circle(floor, (img.shape[1] // 2, img.shape[0] // 2), round(44 * s), 255, -1)
+    masks = [np.zeros_like(blue)] * 3 + [blue]
+    assert _fragments(masks, faces, np.zeros(2), floor, s) == 0
+
+
+def test_glare_on_a_tile_seen_steeply_is_part_of_it() -> None:
+    # seen steeply the tile's side face widens its blob past a flat tile's size; the
+    # glare biting into its top's edge still lies within it
+    s, sweep_mm = 3.0, np.array([1.0, 5.0])
+    img = np.empty((round(90 * s), round(90 * s), 3), np.uint8)
+    img[:] = FLOOR_BGR
+    footprint = face_outline("diamond") + np.array([45.0, 40.0])
+    for t in np.linspace(0, 1, 16):  # the side face, darker
+        _fill_patch(img, footprint + t * sweep_mm, s, (50, 110, 40))
+    top = footprint + sweep_mm
+    _fill_patch(img, top, s, (84, 168, 62))
+    cv2.circle(
+        img,
+        tuple(np.round((top.mean(axis=0) + np.array([3.0, 0.0])) * s).astype(int)),
+        round(6 * s),
+        (245,) * 3,
+        -1,
+    )
+    img = cv2.GaussianBlur(img, (0, 0), 0.3 * s)
+    labels, hsv = label_map(img, np.ones(3, np.float32), grow_pale=True)
+    masks = colour_masks(labels, hsv, s, sweep_mm * s)
+    faces = read_faces(masks, tile_strength(hsv), s, sweep_mm * s)
+    assert [f.value for f in faces] == ["green"]
+
+
+def _fill_patch(img: np.ndarray, pts_mm: np.ndarray, s: float, bgr: tuple[int, int, int]) -> None:
+    cv2.fillPoly(img, [np.round(pts_mm * s * 16).astype(np.int32)], bgr, cv2.LINE_AA, shift=4)

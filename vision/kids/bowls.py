@@ -58,6 +58,9 @@ _PALE_LIP = 0.22  # share of a bowl's lip as pale as the floor: more is a sleeve
 _PALE_INSET_MM = 1.5  # a blurred tile edge's pale fringe is about this wide
 # a tile's blurred edge and the shadow at its foot reach this far past its outline
 _HALO_MM = 1.5
+# where a tile's edge meets the floor's shadow the two mix, within about this of the tile,
+# and the mixture can take another tile colour's hue (green and lavender make blue)
+_EDGE_MIX_MM = 2.5
 _STRANGE_SHARE = 0.03  # of the visible floor, neither tile nor floor: more is a hand
 # on the table's plane: circles within this share of their size, centres this close; the
 # rim's outline within this share of its radius, seen in this many twelfths of the turn
@@ -361,7 +364,7 @@ def _read_bowl(
     if visible.sum() < 0.7 * floor.astype(bool).sum():
         return BowlReading(number, centre, outline, {}, 0, True, 0.0)
     labels, hsv = label_map(patch, gains, grow_pale=True, pale_inset_px=_PALE_INSET_MM * s)
-    masks = colour_masks(labels, hsv, s)
+    masks = colour_masks(labels, hsv, s, sweep)
     blobs = read_faces(masks, tile_strength(hsv), s, sweep, floor)
     fragments = _fragments(masks, blobs, sweep, floor, s)
     tiles = (labels > 0).astype(np.uint8)
@@ -408,14 +411,16 @@ def _covered(
     return bool(np.count_nonzero(strange & (footprints == 0)) > _STRANGE_SHARE * np.count_nonzero(visible))
 
 
-def _footprints(size: tuple[int, ...], blobs: list[TileBlob], sweep: np.ndarray, s: float) -> np.ndarray:
+def _footprints(
+    size: tuple[int, ...], blobs: list[TileBlob], sweep: np.ndarray, s: float, halo_mm: float = _HALO_MM
+) -> np.ndarray:
     """Where tiles lie in a bowl's patch of `size` (uint8): each face, read at its
     footprint, swept to its top, and the blurred edge round it; the shadow at a tile's
     foot, on the side away from its top, reaches about as far as its side face."""
     footprints = np.zeros(size[:2], np.uint8)
     cv2.drawContours(footprints, [b.contour for b in blobs], -1, 1, -1)
     footprints = cv2.dilate(cv2.dilate(footprints, sweep_kernel(sweep)), sweep_kernel(-np.asarray(sweep)))
-    halo = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(_HALO_MM * s) + 1,) * 2)
+    halo = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(halo_mm * s) + 1,) * 2)
     return cv2.dilate(footprints, halo)
 
 
@@ -525,11 +530,7 @@ def _fragments(
     """Tiles seen only in pieces (glare washing out a tile's middle leaves bits of its
     rim, each too small to be read): tile-sized clusters of a colour that no face read
     explains. They count as unknown tiles rather than vanish."""
-    explained = np.zeros(floor.shape, np.uint8)
-    cv2.drawContours(explained, [b.contour for b in blobs], -1, 1, -1)
-    reach = np.abs(np.asarray(sweep)).max() + 2.0
-    d = 2 * round(reach) + 1
-    explained = cv2.dilate(explained, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (d, d)))
+    explained = _footprints(floor.shape, blobs, sweep, s, _EDGE_MIX_MM)
     inner = cv2.erode(floor, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (round(10 * s) | 1,) * 2))
     near = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (round(12 * s) | 1,) * 2)  # pieces of one tile
     found = 0

@@ -63,9 +63,12 @@ def expected_area(color: str, px_per_mm: float) -> float:
     return face_area_mm2(SHAPE_OF[color]) * px_per_mm**2
 
 
-def colour_masks(labels: np.ndarray, hsv: np.ndarray, px_per_mm: float) -> list[np.ndarray]:
+def colour_masks(
+    labels: np.ndarray, hsv: np.ndarray, px_per_mm: float, sweep_px: np.ndarray | None = None
+) -> list[np.ndarray]:
     """Per colour (COLORS order), its pixels with specks removed, holes filled, and glare
-    and paler pixels of the colour inside a tile-sized blob's outline added."""
+    and paler pixels of the colour inside a tile-sized blob's outline added; a tile's size
+    with its side face, when `sweep_px` says how far its top lies from its footprint."""
     glare = ((hsv[..., 2] >= _GLARE_MIN_V) & (hsv[..., 1] <= _GLARE_MAX_S)).astype(np.uint8)
     hue_class = hue_classes(hsv)
     out = []
@@ -77,10 +80,12 @@ def colour_masks(labels: np.ndarray, hsv: np.ndarray, px_per_mm: float) -> list[
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         cv2.drawContours(mask, contours, -1, 1, -1)  # holes: glare in the middle of a tile
         expected = expected_area(color, px_per_mm)
+        # seen steeply, a tile's side face widens it by about the sweep
+        side = 1.0 if sweep_px is None else 1.0 + float(np.hypot(*sweep_px)) / math.sqrt(expected)
         hulls = []
         for c in contours:
             hull = cv2.convexHull(c)
-            if 0.4 * expected < cv2.contourArea(hull) < 1.3 * expected:
+            if 0.4 * expected < cv2.contourArea(hull) < 1.3 * side * expected:
                 hulls.append(hull)
         if hulls:
             inside = np.zeros_like(mask)
