@@ -407,8 +407,11 @@ def _covered(
     """Whether something neither tile nor floor (a hand, a sleeve) covers part of the
     floor: `strange` pixels beyond the footprints of the tiles read are more than a speck
     of the floor. Only tiles read count: a blob of unknown shape may be the hand itself."""
+    most = _STRANGE_SHARE * np.count_nonzero(visible)
+    if np.count_nonzero(strange) <= most:
+        return False
     footprints = _footprints(strange.shape, [b for b in blobs if b.value != UNKNOWN], sweep, s)
-    return bool(np.count_nonzero(strange & (footprints == 0)) > _STRANGE_SHARE * np.count_nonzero(visible))
+    return bool(np.count_nonzero(strange & (footprints == 0)) > most)
 
 
 def _footprints(
@@ -419,7 +422,7 @@ def _footprints(
     foot, on the side away from its top, reaches about as far as its side face."""
     footprints = np.zeros(size[:2], np.uint8)
     cv2.drawContours(footprints, [b.contour for b in blobs], -1, 1, -1)
-    footprints = cv2.dilate(cv2.dilate(footprints, sweep_kernel(sweep)), sweep_kernel(-np.asarray(sweep)))
+    footprints = cv2.dilate(footprints, sweep_kernel(sweep) | sweep_kernel(-np.asarray(sweep)))
     halo = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(halo_mm * s) + 1,) * 2)
     return cv2.dilate(footprints, halo)
 
