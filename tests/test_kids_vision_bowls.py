@@ -369,3 +369,24 @@ def test_glare_on_a_tile_seen_steeply_is_part_of_it() -> None:
 
 def _fill_patch(img: np.ndarray, pts_mm: np.ndarray, s: float, bgr: tuple[int, int, int]) -> None:
     cv2.fillPoly(img, [np.round(pts_mm * s * 16).astype(np.int32)], bgr, cv2.LINE_AA, shift=4)
+
+
+def test_grey_shadows_of_tiles_are_no_hand() -> None:
+    # a low lamp casts long shadows; on a floor it washes out they are grey, of no hue
+    # the balance sets right (here a little green): neither tile colour nor lavender
+    h = _tray_to_image()
+    img = _draw_tray(h)
+    bowl = np.array(bowl_centres_mm()[1][:2])
+    tiles = [("square", (-14.0, -6.0), (58, 52, 228)), ("hexagon", (14.0, -8.0), (38, 196, 250))]
+    tiles.append(("circle", (0.0, 18.0), (204, 122, 38)))
+    for shape, offset, _ in tiles:
+        footprint = face_outline(shape) + bowl + np.array(offset)
+        for t in np.linspace(0, 1, 12):
+            _fill(img, h, footprint + t * np.array([-7.0, -7.0]), (150, 168, 160))
+    for shape, offset, bgr in tiles:
+        _fill(img, h, face_outline(shape) + bowl + np.array(offset), bgr)
+    readings = read_bowls(img, Plane(h, (img.shape[1], img.shape[0])))
+    seen = cv2.perspectiveTransform(bowl.reshape(1, 1, 2).astype(np.float64), h).reshape(2)
+    small = min(readings, key=lambda b: float(np.linalg.norm(b.center - seen)))
+    assert not small.occluded
+    assert small.tiles == {"red": 1, "yellow": 1, "blue": 1} and small.unknown == 0

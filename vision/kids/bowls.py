@@ -61,6 +61,7 @@ _HALO_MM = 1.5
 # where a tile's edge meets the floor's shadow the two mix, within about this of the tile,
 # and the mixture can take another tile colour's hue (green and lavender make blue)
 _EDGE_MIX_MM = 2.5
+_SHADOW_SAT = 30
 _STRANGE_SHARE = 0.03  # of the visible floor, neither tile nor floor: more is a hand
 # on the table's plane: circles within this share of their size, centres this close; the
 # rim's outline within this share of its radius, seen in this many twelfths of the turn
@@ -375,7 +376,10 @@ def _read_bowl(
     # glare; skin, wood and most sleeves are not
     b, g, r = cv2.split(cv2.transform(patch, np.diag(np.asarray(gains, np.float32))).astype(np.int16))
     floor_like = (sat < 80) & (val >= 40) & (b >= r - _FLOOR_SLACK) & (b >= g - _FLOOR_SLACK)
-    strange = visible & (near_tiles == 0) & (labels == 0) & ~floor_like
+    # a tile's cast shadow on a floor the lamp washes out is grey, of no hue the balance
+    # can set right; grey sleeves show where they cross the lip (_reaches_out)
+    shadow = (sat < _SHADOW_SAT) & (val >= 40)
+    strange = visible & (near_tiles == 0) & (labels == 0) & ~floor_like & ~shadow
     across = visible.sum() < floor.astype(bool).sum() * 0.98 or _reaches_out(
         labels, hsv, floor_like, floor, reach * s
     )
