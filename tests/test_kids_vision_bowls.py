@@ -390,3 +390,19 @@ def test_grey_shadows_of_tiles_are_no_hand() -> None:
     small = min(readings, key=lambda b: float(np.linalg.norm(b.center - seen)))
     assert not small.occluded
     assert small.tiles == {"red": 1, "yellow": 1, "blue": 1} and small.unknown == 0
+
+
+def test_touching_tiles_glare_bit_into_are_made_whole() -> None:
+    # two yellow hexagons side by side; glare bites into the top edge where they meet and
+    # into one's lower edge, so their blob is no pair of faces: whole faces make it up
+    h = _tray_to_image()
+    img = _draw_tray(h)
+    hexagon = face_outline("hexagon")
+    across = np.ptp(hexagon[:, 0])
+    for x in (-12.0, -12.0 + 0.97 * across):
+        _fill(img, h, hexagon + np.array([x, 0.0]), (38, 196, 250))
+    glare = np.array([[6.0 * math.cos(t), 6.0 * math.sin(t)] for t in np.linspace(0, 2 * math.pi, 40)])
+    for spot in ((-12.0 + across / 2, -8.0), (-12.0, 6.0)):
+        _fill(img, h, glare + np.array(spot), (245, 245, 245))
+    (big,) = [b for b in read_bowls(img, Plane(h, (img.shape[1], img.shape[0]))) if b.number == BIG]
+    assert big.tiles == {"yellow": 2} and big.unknown == 0 and not big.occluded

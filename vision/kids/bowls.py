@@ -443,11 +443,9 @@ def _made_whole(
     s: float,
 ) -> list[TileBlob] | None:
     """The bowl's tiles when each piece of tile colour that no face read explains (glare
-    washing out part of a tile, a pale top inside a dark bevel) is part of one whole face
-    of its colour lying over no other tile; None when some piece is not, or when a blob of
-    several tiles is still unread."""
-    if any(b.value == UNKNOWN and b.count > 1 for b in blobs):
-        return None
+    washing out part of a tile, a pale top inside a dark bevel, tiles touching whose
+    outline glare bit into) is part of one whole face of its colour lying over no other
+    tile; None when some piece is not."""
     known = [b for b in blobs if b.value != UNKNOWN]
     taken = np.zeros(labels.shape, np.uint8)
     cv2.drawContours(taken, [b.contour for b in known], -1, 1, -1)
