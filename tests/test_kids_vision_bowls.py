@@ -406,3 +406,22 @@ def test_touching_tiles_glare_bit_into_are_made_whole() -> None:
         _fill(img, h, glare + np.array(spot), (245, 245, 245))
     (big,) = [b for b in read_bowls(img, Plane(h, (img.shape[1], img.shape[0]))) if b.number == BIG]
     assert big.tiles == {"yellow": 2} and big.unknown == 0 and not big.occluded
+
+
+def test_a_pale_sleeve_across_a_short_arc_of_the_lip_covers_the_bowl() -> None:
+    # a white sleeve reaching in over the lip's corner, over part of a hexagon: a pale way
+    # across the violet lip, however short an arc of it
+    h = _tray_to_image()
+    img = _draw_tray(h)
+    _fill(img, h, face_outline("hexagon") + np.array([-22.0, -18.0]), (38, 196, 250))
+    _fill(img, h, face_outline("square") + np.array([15.0, 10.0]), (58, 52, 228))
+    along, side = np.array([1.0, 1.0]) / math.sqrt(2), np.array([-1.0, 1.0]) / math.sqrt(2) * 9.0
+    tip = np.array([-26.0, -22.0])
+    _fill(
+        img,
+        h,
+        np.array([tip - 80 * along + side, tip + side, tip - side, tip - 80 * along - side]),
+        (250, 250, 240),
+    )
+    (big,) = [b for b in read_bowls(img, Plane(h, (img.shape[1], img.shape[0]))) if b.number == BIG]
+    assert big.occluded and big.tiles == {"red": 1}

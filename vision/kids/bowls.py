@@ -54,7 +54,6 @@ _FRAGMENT_SHARE, _FRAGMENT_HULL = 0.15, 0.35
 _OVER_EDGE_MM, _LIP_RING_MM = 1.5, 2.5
 _TRAY_HUE = (122, 165)  # violet and lavender of the tray and bowls' lips (OpenCV hue)
 _TRAY_MIN_SAT = 60
-_PALE_LIP = 0.22  # share of a bowl's lip as pale as the floor: more is a sleeve across it
 _PALE_INSET_MM = 1.5  # a blurred tile edge's pale fringe is about this wide
 # a tile's blurred edge and the shadow at its foot reach this far past its outline
 _HALO_MM = 1.5
@@ -514,19 +513,26 @@ def _reaches_out(
     ring = lip > 0
     hue, sat, val = cv2.split(hsv)
     tray = (hue >= _TRAY_HUE[0]) & (hue <= _TRAY_HUE[1]) & (sat >= _TRAY_MIN_SAT)
-    seen = ring & (val > 0)
-    # the lip shows the tray's violet: a good share of it as pale as the floor is a pale
-    # sleeve lying across it
-    if np.count_nonzero(floor_like[seen] & ~tray[seen]) > _PALE_LIP * np.count_nonzero(seen):
+    least = 4.0 * (n / 100.0) ** 2  # a speck of noise is no hand
+    # the lip shows the tray's violet all round the floor: a way across it as pale as the
+    # floor, from the floor out to the tray beyond, is a pale sleeve lying across it
+    within = np.zeros(floor.shape, np.uint8)
+    cv2.circle(within, (n // 2, n // 2), n // 2, 255, -1)
+    beyond = (within > 0) & (cv2.erode(within, np.ones((5, 5), np.uint8)) == 0)
+    if _joins(floor_like & ~tray & (val > 0) & (within > 0), floor > 0, beyond, least):
         return True
     foreign = ((labels > 0) | (~floor_like & ~tray)) & (val > 0)
-    least = 4.0 * (n / 100.0) ** 2  # a speck of noise is no hand
     if np.count_nonzero(foreign[ring]) <= least:
         return False  # nothing on the ring: the usual case
-    count, parts = cv2.connectedComponents(foreign.astype(np.uint8))
-    inside = np.bincount(parts[floor > 0], minlength=count)
-    outside = np.bincount(parts[ring], minlength=count)
-    return bool(np.any((inside[1:] > least) & (outside[1:] > least)))
+    return _joins(foreign, floor > 0, ring, least)
+
+
+def _joins(mask: np.ndarray, a: np.ndarray, b: np.ndarray, least: float) -> bool:
+    """Whether one connected part of `mask` has more than `least` pixels in `a` and in `b`."""
+    count, parts = cv2.connectedComponents(mask.astype(np.uint8))
+    in_a = np.bincount(parts[a], minlength=count)
+    in_b = np.bincount(parts[b], minlength=count)
+    return bool(np.any((in_a[1:] > least) & (in_b[1:] > least)))
 
 
 def _fragments(
