@@ -71,11 +71,6 @@ PLACES: list[tuple] = (
 CENTERS = np.array([line_center(p[1], p[2]) if p[0] == "line" else floor_center(p[1]) if p[0] == "floor"
                     else wall_center(p[1], p[2]) for p in PLACES], np.float64)
 
-# Cream background of the panel (crop px), free of cells and print: beside the short
-# pattern lines, and the strip between the wall and the floor labels.
-_CREAM_BOXES = ((15, 110, 165, 265), (20, 447, 640, 478))
-
-
 @dataclass(frozen=True)
 class BoardReading:
     side: str
@@ -689,15 +684,31 @@ def _tile_or_print(reading: Reading, printed: str, vivid: float) -> Reading:
     return reading
 
 
+# The cream boxes cut into windows of about a cell (crop px): beside the short pattern
+# lines, and along the strip between the wall and the floor labels.
+_CREAM_WINDOWS = ([(x, y, x + 75, y + 77) for x in (15, 90) for y in (110, 187)]
+                  + [(x, 447, x + 77, 478) for x in range(20, 564, 77)])
+# A hand, a sleeve or a tile's shadow over part of the cream darkens the windows under it
+# whole, and a lamp's light falls off across the board: a window darker than this share
+# of what the brighter half of the windows show is not the cream the places lie on.
+_CREAM_SHADED = 0.75
+
+
 def _panel_balance(panel: np.ndarray, s: float, rough: WhiteBalance) -> WhiteBalance:
-    """Gains that make this board's cream background look like the reference cream."""
-    px = np.concatenate([panel[round(y0 * s):round(y1 * s), round(x0 * s):round(x1 * s)].reshape(-1, 3)
-                         for x0, y0, x1, y1 in _CREAM_BOXES])
-    bright = px.sum(axis=1)
-    px = px[bright > 0]  # black: out of the frame
+    """Gains that make this board's cream background look like the reference cream,
+    measured where nothing lies over the cream."""
+    windows = [panel[round(y0 * s):round(y1 * s), round(x0 * s):round(x1 * s)].reshape(-1, 3)
+               for x0, y0, x1, y1 in _CREAM_WINDOWS]
+    windows = [px[px.sum(axis=1) > 0] for px in windows]  # black: out of the frame
+    windows = [px for px in windows if len(px)]
+    if not windows:
+        return rough
+    bright = np.array([np.median(px.sum(axis=1)) for px in windows])
+    cream = np.median(np.sort(bright)[len(bright) // 2:])
+    px = np.concatenate([px for px, b in zip(windows, bright, strict=True) if b >= _CREAM_SHADED * cream])
     if len(px) < 20:
         return rough
-    bright = bright[bright > 0]
+    bright = px.sum(axis=1)
     px = px[bright >= np.percentile(bright, 40)]
     ref = np.median(px, axis=0)
     if ref.min() < 10:  # nothing usable: keep the frame's balance
