@@ -219,3 +219,28 @@ def test_a_cream_window_running_out_of_the_frame_says_nothing():
     inside, straddling, outside = luma(np.array([[500.0, 300.0], [992.0, 300.0], [1012.0, 300.0]]), 12)
     assert inside == pytest.approx(200 / cells._CREAM_LUMA, abs=0.02)
     assert np.isnan(straddling) and np.isnan(outside)
+
+
+def test_a_place_the_frames_edge_cuts_is_read_from_the_part_in_view(table):
+    # The frame ends a fifth of a cell into the board's rightmost place: most of the
+    # place is in view (a camera framing the table tight), so it is read, off the part
+    # in view, and nothing is read wrong.
+    frame, truth, rec = table
+    for board, reading in rec.boards:
+        expected = min(truth["geometry"]["boards"], key=lambda b: np.hypot(*np.subtract(
+            np.mean(b["outline"], axis=0), board.center)))
+        cells_px = [np.array(q) for q in _place_outlines(expected)]
+        k = max(range(len(cells_px)), key=lambda i: cells_px[i][:, 0].max())
+        right, left = cells_px[k][:, 0].max(), cells_px[k][:, 0].min()
+        cut = frame[:, :int(right - 0.2 * (right - left))]
+        seen = read_board(cut, board, reading.balance)
+        read, true = _read_and_true(board, seen, truth)
+        assert read[k] == true[k] != UNKNOWN
+        assert all(r == t for r, t in zip(read, true, strict=True) if r != UNKNOWN)
+
+
+def _place_outlines(board_geometry: dict) -> list:
+    """Each place's cell outline in the image, in the order _places gives them."""
+    g = board_geometry
+    return ([cell for line in g["lines"] for cell in line] + list(g["floor"])
+            + [cell for row in g["wall"] for cell in row])

@@ -71,6 +71,8 @@ PLACES: list[tuple] = (
 CENTERS = np.array([line_center(p[1], p[2]) if p[0] == "line" else floor_center(p[1]) if p[0] == "floor"
                     else wall_center(p[1], p[2]) for p in PLACES], np.float64)
 
+
+
 @dataclass(frozen=True)
 class BoardReading:
     side: str
@@ -114,26 +116,23 @@ def read_board(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
 
     cam = camera_in_plane(board.panel_h, frame.shape[1], frame.shape[0])
     shift = parallax(cam, CENTERS, TILE_LIFT_PX) / 2
-    centers = (CENTERS + shift) * s
     half = max(3, round(_WINDOW * CELL_PX * s / 2))
+    h_img, w_img = frame.shape[:2]
+    nudge = _into_frame(board.panel_h, CENTERS + shift, half / s, w_img, h_img)
+    out_of_frame = np.isnan(nudge[:, 0])  # a place no nudge brings into the frame is not seen
+    nudge[out_of_frame] = 0.0
+    centers = (CENTERS + shift + nudge) * s
     pixels, groups = _sample_windows(panel, centers, half)
     words = color.word_indices(pixels)
     hists, glare = color.histograms(words, groups, len(PLACES))
     vivid = _vivid_share(pixels, groups, len(PLACES))
     # Two more looks at each place for the place model: a wide window on where a tile's
     # top face would be, and the printed cell itself (what shows when no tile is there).
-    top = (CENTERS + 2 * shift) * s
+    top = (CENTERS + 2 * shift + nudge) * s
     wide = max(4, round(_WIDE_WINDOW * CELL_PX * s / 2))
     features = np.concatenate([_features(pixels, hists, glare),
                                _features(*_look(panel, top, wide)),
-                               _features(*_look(panel, CENTERS * s, half))], axis=1)
-
-    # A place whose sampled window runs out of the frame is not seen.
-    corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64) * half / s
-    looks = apply_h(board.panel_h, (CENTERS + shift)[:, None, :] + corners[None]).reshape(-1, 4, 2)
-    h_img, w_img = frame.shape[:2]
-    out_of_frame = ((looks < 0).any(axis=(1, 2)) | (looks[..., 0] > w_img - 1).any(axis=1)
-                    | (looks[..., 1] > h_img - 1).any(axis=1))
+                               _features(*_look(panel, (CENTERS + nudge) * s, half))], axis=1)
     hists[out_of_frame] = 0
     glare[out_of_frame] = 0
 
@@ -161,8 +160,31 @@ def read_board(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
     wall = [[places[("wall", r, c)].value for c in range(5)] for r in range(5)]
     known = [r.confidence for r in places.values() if r.value != UNKNOWN]
     confidence = board.confidence * side_conf * (min(known) if known else 0.0)
-    return BoardReading(side, side_conf, lines, floor, wall, places, apply_h(board.panel_h, CENTERS + shift),
-                        float(confidence), covered, wb, hists, features, in_place)
+    sampled = apply_h(board.panel_h, CENTERS + shift + nudge)
+    return BoardReading(side, side_conf, lines, floor, wall, places, sampled, float(confidence), covered, wb,
+                        hists, features, in_place)
+
+
+# A place the frame's edge cuts is read from the part of it in view: its windows moved
+# into the frame by up to _NUDGE_MOST crop px, which keeps the sampled window (half of
+# it 17 crop px) inside the cell (half of it 39 crop px), on the cell and not on a
+# neighbour. Nudges are tried nearest first, in eight directions.
+_NUDGE_MOST = 18.0
+_NUDGES = np.array([(0.0, 0.0)] + [(r * np.cos(a), r * np.sin(a))
+                                   for r in _NUDGE_MOST * np.array([1, 2, 3]) / 3
+                                   for a in np.arange(8) * np.pi / 4])
+
+
+def _into_frame(panel_h: np.ndarray, centers: np.ndarray, half: float, width: int, height: int) -> np.ndarray:
+    """For each window (centre in crop px, `half` its half side), the smallest of _NUDGES
+    that puts it all inside the frame; NaN where none does (the place is not seen)."""
+    corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64) * half
+    pts = centers[:, None, None, :] + _NUDGES[None, :, None, :] + corners[None, None]
+    img = apply_h(panel_h, pts.reshape(-1, 2)).reshape(len(centers), len(_NUDGES), 4, 2)
+    inside = ((img >= 0).all(axis=3) & (img[..., 0] <= width - 1) & (img[..., 1] <= height - 1)).all(axis=2)
+    nudge = _NUDGES[inside.argmax(axis=1)].copy()
+    nudge[~inside.any(axis=1)] = np.nan
+    return nudge
 
 
 # The grey side has no coloured print to check a grid by, but its wall is as plain a
