@@ -178,13 +178,22 @@ _NUDGES = np.array([(0.0, 0.0)] + [(r * np.cos(a), r * np.sin(a))
 def _into_frame(panel_h: np.ndarray, centers: np.ndarray, half: float, width: int, height: int) -> np.ndarray:
     """For each window (centre in crop px, `half` its half side), the smallest of _NUDGES
     that puts it all inside the frame; NaN where none does (the place is not seen)."""
-    corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64) * half
-    pts = centers[:, None, None, :] + _NUDGES[None, :, None, :] + corners[None, None]
-    img = apply_h(panel_h, pts.reshape(-1, 2)).reshape(len(centers), len(_NUDGES), 4, 2)
-    inside = ((img >= 0).all(axis=3) & (img[..., 0] <= width - 1) & (img[..., 1] <= height - 1)).all(axis=2)
-    nudge = _NUDGES[inside.argmax(axis=1)].copy()
-    nudge[~inside.any(axis=1)] = np.nan
+    nudge = np.zeros_like(centers)
+    cut = ~_inside(panel_h, centers[:, None, :], half, width, height)[:, 0]
+    if cut.any():  # only places the frame's edge cuts are nudged
+        inside = _inside(panel_h, centers[cut][:, None, :] + _NUDGES[None], half, width, height)
+        moved = _NUDGES[inside.argmax(axis=1)]
+        moved[~inside.any(axis=1)] = np.nan
+        nudge[cut] = moved
     return nudge
+
+
+def _inside(panel_h: np.ndarray, centers: np.ndarray, half: float, width: int, height: int) -> np.ndarray:
+    """Whether each window (centres in crop px, any shape ending in 2) lies all in the frame."""
+    corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64) * half
+    img = apply_h(panel_h, (centers[..., None, :] + corners).reshape(-1, 2))
+    img = img.reshape(*centers.shape[:-1], 4, 2)
+    return ((img >= 0).all(axis=-1) & (img[..., 0] <= width - 1) & (img[..., 1] <= height - 1)).all(axis=-1)
 
 
 # The grey side has no coloured print to check a grid by, but its wall is as plain a
@@ -718,19 +727,21 @@ _CREAM_SHADED = 0.75
 
 def _panel_balance(panel: np.ndarray, s: float, rough: WhiteBalance) -> WhiteBalance:
     """Gains that make this board's cream background look like the reference cream,
-    measured where nothing lies over the cream."""
-    windows = [panel[round(y0 * s):round(y1 * s), round(x0 * s):round(x1 * s)].reshape(-1, 3)
+    measured where nothing lies over the cream. (The cream is even over a window: every
+    second pixel across and down measures it as well as all of them.)"""
+    windows = [panel[round(y0 * s):round(y1 * s):2, round(x0 * s):round(x1 * s):2].reshape(-1, 3)
                for x0, y0, x1, y1 in _CREAM_WINDOWS]
-    windows = [px[px.sum(axis=1) > 0] for px in windows]  # black: out of the frame
-    windows = [px for px in windows if len(px)]
-    if not windows:
+    sums = [px.sum(axis=1) for px in windows]
+    seen = [(px[b > 0], b[b > 0]) for px, b in zip(windows, sums, strict=True)]  # black: out of the frame
+    seen = [(px, b) for px, b in seen if len(b)]
+    if not seen:
         return rough
-    bright = np.array([np.median(px.sum(axis=1)) for px in windows])
-    cream = np.median(np.sort(bright)[len(bright) // 2:])
-    px = np.concatenate([px for px, b in zip(windows, bright, strict=True) if b >= _CREAM_SHADED * cream])
+    medians = np.array([np.median(b) for _, b in seen])
+    cream = np.median(np.sort(medians)[len(medians) // 2:])
+    clear = [(px, b) for (px, b), m in zip(seen, medians, strict=True) if m >= _CREAM_SHADED * cream]
+    px, bright = np.concatenate([px for px, _ in clear]), np.concatenate([b for _, b in clear])
     if len(px) < 20:
         return rough
-    bright = px.sum(axis=1)
     px = px[bright >= np.percentile(bright, 40)]
     ref = np.median(px, axis=0)
     if ref.min() < 10:  # nothing usable: keep the frame's balance
