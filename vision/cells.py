@@ -314,6 +314,10 @@ def read_registered(frame: np.ndarray, board: BoardFind,
         better = not reading.grid_in_place or _print_shown(again) >= _print_shown(reading) + _PRINT_BETTER
         if again.grid_in_place and again.side == "colored" and _print_clear(again) and better:
             return board_there, again
+    if reading.grid_in_place and reading.side == "colored":
+        # The print shows only weakly where the grid puts it and clearly nowhere near: the
+        # grid may be off by part of a cell, so its places are read as surely as a moved one's.
+        return board, read_board(frame, board, rough, _MOVED_SURE)
     return board, reading
 
 
