@@ -4,10 +4,11 @@ measured by vision.calibrate."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from vision import cells
 from vision.cells import HIDDEN, PLACE_MODELS, PLACES, place_kind, side_kind
-from vision.color import UNKNOWN
+from vision.color import CREAM_RGB, UNKNOWN, WhiteBalance
 
 CLASSES = [None, "black", "blue", HIDDEN, "marker", "red", "white", "yellow"]
 
@@ -48,3 +49,18 @@ def test_place_models_cover_every_kind_of_place():
         assert np.allclose(p.sum(axis=1), 1.0)
     assert UNKNOWN not in PLACE_MODELS["open"]["classes"]
     assert {None, "marker", HIDDEN} <= set(PLACE_MODELS["open"]["classes"])
+
+
+def test_a_sleeve_over_the_panels_cream_does_not_wash_the_panel_out():
+    # A board under a dim warm light, a dark sleeve lying over the cream left of the
+    # pattern lines and over the left end of the strip under the wall: the cream the
+    # panel is balanced by is the cream still in view, so it is brought back to the
+    # reference cream and not far past it (which would bleach every printed cell).
+    s = 0.5  # the panel is read at half the measured crop's resolution
+    cream = np.array([120.0, 160.0, 190.0], np.float32)  # BGR
+    panel = np.tile(cream, (300, 450, 1))
+    sleeve = (50.0, 45.0, 40.0)
+    panel[50:140, 0:90] = sleeve
+    panel[215:245, 0:130] = sleeve
+    balance = cells._panel_balance(panel, s, WhiteBalance.identity())
+    assert balance.apply(cream[None, None])[0, 0] == pytest.approx(np.array(CREAM_RGB[::-1]), rel=0.03)

@@ -219,3 +219,48 @@ def test_a_cream_window_running_out_of_the_frame_says_nothing():
     inside, straddling, outside = luma(np.array([[500.0, 300.0], [992.0, 300.0], [1012.0, 300.0]]), 12)
     assert inside == pytest.approx(200 / cells._CREAM_LUMA, abs=0.02)
     assert np.isnan(straddling) and np.isnan(outside)
+
+
+def test_a_place_the_frames_edge_cuts_is_read_from_the_part_in_view(table):
+    # The frame ends a fifth of a cell into the board's rightmost place: most of the
+    # place is in view (a camera framing the table tight), so it is read, off the part
+    # in view, and nothing is read wrong.
+    frame, truth, rec = table
+    for board, reading in rec.boards:
+        expected = min(truth["geometry"]["boards"], key=lambda b: np.hypot(*np.subtract(
+            np.mean(b["outline"], axis=0), board.center)))
+        cells_px = [np.array(q) for q in _place_outlines(expected)]
+        k = max(range(len(cells_px)), key=lambda i: cells_px[i][:, 0].max())
+        right, left = cells_px[k][:, 0].max(), cells_px[k][:, 0].min()
+        cut = frame[:, :int(right - 0.2 * (right - left))]
+        seen = read_board(cut, board, reading.balance)
+        read, true = _read_and_true(board, seen, truth)
+        assert read[k] == true[k] != UNKNOWN
+        assert all(r == t for r, t in zip(read, true, strict=True) if r != UNKNOWN)
+
+
+def _place_outlines(board_geometry: dict) -> list:
+    """Each place's cell outline in the image, in the order _places gives them."""
+    g = board_geometry
+    return ([cell for line in g["lines"] for cell in line] + list(g["floor"])
+            + [cell for row in g["wall"] for cell in row])
+
+
+def test_a_grid_showing_the_print_weakly_is_read_as_surely_as_a_moved_one(table, monkeypatch):
+    # A grid half a cell off still sees the wall's colours on their diagonals more than
+    # one step on, but weakly; when the print is found clearly nowhere near, the grid may
+    # still be off by part of a cell, so its places are read only as surely as those of
+    # a grid moved onto the print.
+    frame, truth, rec = table
+    monkeypatch.setattr(cells, "_wall_in_print", lambda *args: None)
+    for board, reading in rec.boards:
+        if reading.side != "colored":
+            continue
+        half_a_cell = np.array([[1.0, 0, 40], [0, 1.0, 0], [0, 0, 1]])
+        off = dataclasses.replace(board, panel_h=board.panel_h @ half_a_cell)
+        assert cells.read_board(frame, off, reading.balance).grid_in_place  # the weak check passes
+        _, weak = cells.read_registered(frame, off, reading.balance)
+        known = [r.confidence for r in weak.places.values() if r.value != UNKNOWN]
+        assert known and min(known) >= cells._MOVED_SURE
+        read, true = _read_and_true(board, weak, truth)
+        assert all(r == t for r, t in zip(read, true, strict=True) if r != UNKNOWN)

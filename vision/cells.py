@@ -71,9 +71,6 @@ PLACES: list[tuple] = (
 CENTERS = np.array([line_center(p[1], p[2]) if p[0] == "line" else floor_center(p[1]) if p[0] == "floor"
                     else wall_center(p[1], p[2]) for p in PLACES], np.float64)
 
-# Cream background of the panel (crop px), free of cells and print: beside the short
-# pattern lines, and the strip between the wall and the floor labels.
-_CREAM_BOXES = ((15, 110, 165, 265), (20, 447, 640, 478))
 
 
 @dataclass(frozen=True)
@@ -119,26 +116,23 @@ def read_board(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
 
     cam = camera_in_plane(board.panel_h, frame.shape[1], frame.shape[0])
     shift = parallax(cam, CENTERS, TILE_LIFT_PX) / 2
-    centers = (CENTERS + shift) * s
     half = max(3, round(_WINDOW * CELL_PX * s / 2))
+    h_img, w_img = frame.shape[:2]
+    nudge = _into_frame(board.panel_h, CENTERS + shift, half / s, w_img, h_img)
+    out_of_frame = np.isnan(nudge[:, 0])  # a place no nudge brings into the frame is not seen
+    nudge[out_of_frame] = 0.0
+    centers = (CENTERS + shift + nudge) * s
     pixels, groups = _sample_windows(panel, centers, half)
     words = color.word_indices(pixels)
     hists, glare = color.histograms(words, groups, len(PLACES))
     vivid = _vivid_share(pixels, groups, len(PLACES))
     # Two more looks at each place for the place model: a wide window on where a tile's
     # top face would be, and the printed cell itself (what shows when no tile is there).
-    top = (CENTERS + 2 * shift) * s
+    top = (CENTERS + 2 * shift + nudge) * s
     wide = max(4, round(_WIDE_WINDOW * CELL_PX * s / 2))
     features = np.concatenate([_features(pixels, hists, glare),
                                _features(*_look(panel, top, wide)),
-                               _features(*_look(panel, CENTERS * s, half))], axis=1)
-
-    # A place whose sampled window runs out of the frame is not seen.
-    corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64) * half / s
-    looks = apply_h(board.panel_h, (CENTERS + shift)[:, None, :] + corners[None]).reshape(-1, 4, 2)
-    h_img, w_img = frame.shape[:2]
-    out_of_frame = ((looks < 0).any(axis=(1, 2)) | (looks[..., 0] > w_img - 1).any(axis=1)
-                    | (looks[..., 1] > h_img - 1).any(axis=1))
+                               _features(*_look(panel, (CENTERS + nudge) * s, half))], axis=1)
     hists[out_of_frame] = 0
     glare[out_of_frame] = 0
 
@@ -166,8 +160,40 @@ def read_board(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
     wall = [[places[("wall", r, c)].value for c in range(5)] for r in range(5)]
     known = [r.confidence for r in places.values() if r.value != UNKNOWN]
     confidence = board.confidence * side_conf * (min(known) if known else 0.0)
-    return BoardReading(side, side_conf, lines, floor, wall, places, apply_h(board.panel_h, CENTERS + shift),
-                        float(confidence), covered, wb, hists, features, in_place)
+    sampled = apply_h(board.panel_h, CENTERS + shift + nudge)
+    return BoardReading(side, side_conf, lines, floor, wall, places, sampled, float(confidence), covered, wb,
+                        hists, features, in_place)
+
+
+# A place the frame's edge cuts is read from the part of it in view: its windows moved
+# into the frame by up to _NUDGE_MOST crop px, which keeps the sampled window (half of
+# it 17 crop px) inside the cell (half of it 39 crop px), on the cell and not on a
+# neighbour. Nudges are tried nearest first, in eight directions.
+_NUDGE_MOST = 18.0
+_NUDGES = np.array([(0.0, 0.0)] + [(r * np.cos(a), r * np.sin(a))
+                                   for r in _NUDGE_MOST * np.array([1, 2, 3]) / 3
+                                   for a in np.arange(8) * np.pi / 4])
+
+
+def _into_frame(panel_h: np.ndarray, centers: np.ndarray, half: float, width: int, height: int) -> np.ndarray:
+    """For each window (centre in crop px, `half` its half side), the smallest of _NUDGES
+    that puts it all inside the frame; NaN where none does (the place is not seen)."""
+    nudge = np.zeros_like(centers)
+    cut = ~_inside(panel_h, centers[:, None, :], half, width, height)[:, 0]
+    if cut.any():  # only places the frame's edge cuts are nudged
+        inside = _inside(panel_h, centers[cut][:, None, :] + _NUDGES[None], half, width, height)
+        moved = _NUDGES[inside.argmax(axis=1)]
+        moved[~inside.any(axis=1)] = np.nan
+        nudge[cut] = moved
+    return nudge
+
+
+def _inside(panel_h: np.ndarray, centers: np.ndarray, half: float, width: int, height: int) -> np.ndarray:
+    """Whether each window (centres in crop px, any shape ending in 2) lies all in the frame."""
+    corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64) * half
+    img = apply_h(panel_h, (centers[..., None, :] + corners).reshape(-1, 2))
+    img = img.reshape(*centers.shape[:-1], 4, 2)
+    return ((img >= 0).all(axis=-1) & (img[..., 0] <= width - 1) & (img[..., 1] <= height - 1)).all(axis=-1)
 
 
 # The grey side has no coloured print to check a grid by, but its wall is as plain a
@@ -288,6 +314,10 @@ def read_registered(frame: np.ndarray, board: BoardFind,
         better = not reading.grid_in_place or _print_shown(again) >= _print_shown(reading) + _PRINT_BETTER
         if again.grid_in_place and again.side == "colored" and _print_clear(again) and better:
             return board_there, again
+    if reading.grid_in_place and reading.side == "colored":
+        # The print shows only weakly where the grid puts it and clearly nowhere near: the
+        # grid may be off by part of a cell, so its places are read as surely as a moved one's.
+        return board, read_board(frame, board, rough, _MOVED_SURE)
     return board, reading
 
 
@@ -689,15 +719,33 @@ def _tile_or_print(reading: Reading, printed: str, vivid: float) -> Reading:
     return reading
 
 
+# The cream boxes cut into windows of about a cell (crop px): beside the short pattern
+# lines, and along the strip between the wall and the floor labels.
+_CREAM_WINDOWS = ([(x, y, x + 75, y + 77) for x in (15, 90) for y in (110, 187)]
+                  + [(x, 447, x + 77, 478) for x in range(20, 564, 77)])
+# A hand, a sleeve or a tile's shadow over part of the cream darkens the windows under it
+# whole, and a lamp's light falls off across the board: a window darker than this share
+# of what the brighter half of the windows show is not the cream the places lie on.
+_CREAM_SHADED = 0.75
+
+
 def _panel_balance(panel: np.ndarray, s: float, rough: WhiteBalance) -> WhiteBalance:
-    """Gains that make this board's cream background look like the reference cream."""
-    px = np.concatenate([panel[round(y0 * s):round(y1 * s), round(x0 * s):round(x1 * s)].reshape(-1, 3)
-                         for x0, y0, x1, y1 in _CREAM_BOXES])
-    bright = px.sum(axis=1)
-    px = px[bright > 0]  # black: out of the frame
+    """Gains that make this board's cream background look like the reference cream,
+    measured where nothing lies over the cream. (The cream is even over a window: every
+    second pixel across and down measures it as well as all of them.)"""
+    windows = [panel[round(y0 * s):round(y1 * s):2, round(x0 * s):round(x1 * s):2].reshape(-1, 3)
+               for x0, y0, x1, y1 in _CREAM_WINDOWS]
+    sums = [px.sum(axis=1) for px in windows]
+    seen = [(px[b > 0], b[b > 0]) for px, b in zip(windows, sums, strict=True)]  # black: out of the frame
+    seen = [(px, b) for px, b in seen if len(b)]
+    if not seen:
+        return rough
+    medians = np.array([np.median(b) for _, b in seen])
+    cream = np.median(np.sort(medians)[len(medians) // 2:])
+    clear = [(px, b) for (px, b), m in zip(seen, medians, strict=True) if m >= _CREAM_SHADED * cream]
+    px, bright = np.concatenate([px for px, _ in clear]), np.concatenate([b for _, b in clear])
     if len(px) < 20:
         return rough
-    bright = bright[bright > 0]
     px = px[bright >= np.percentile(bright, 40)]
     ref = np.median(px, axis=0)
     if ref.min() < 10:  # nothing usable: keep the frame's balance
