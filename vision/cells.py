@@ -72,7 +72,6 @@ CENTERS = np.array([line_center(p[1], p[2]) if p[0] == "line" else floor_center(
                     else wall_center(p[1], p[2]) for p in PLACES], np.float64)
 
 
-
 @dataclass(frozen=True)
 class BoardReading:
     side: str
