@@ -60,7 +60,7 @@ _HALO_MM = 1.5
 # where a tile's edge meets the floor's shadow the two mix, within about this of the tile,
 # and the mixture can take another tile colour's hue (green and lavender make blue)
 _EDGE_MIX_MM = 2.5
-_SHADOW_SAT = 30
+_SHADOW_SAT = 30  # a cast shadow on a floor the lamp washes out: grey, this little saturated
 _STRANGE_SHARE = 0.03  # of the visible floor, neither tile nor floor: more is a hand
 # on the table's plane: circles within this share of their size, centres this close; the
 # rim's outline within this share of its radius, seen in this many twelfths of the turn
@@ -504,8 +504,9 @@ def _reaches_out(
 ) -> bool:
     """Whether something lies across the bowl's edge: a blob of tile colour or of no
     print (skin, a sleeve) inside the floor that runs out past where any tile lying in
-    the bowl can reach, onto the ring of tray beyond. Tiles lie on the floor; hands come
-    from outside."""
+    the bowl can reach, onto the ring of tray beyond, or something as pale as the floor
+    (a white or grey sleeve) lying across the violet lip. Tiles lie on the floor; hands
+    come from outside."""
     n = floor.shape[0]
     lip = np.zeros(floor.shape, np.uint8)
     cv2.circle(lip, (n // 2, n // 2), n // 2, 255, -1)
