@@ -11,7 +11,7 @@ the runner-up is the board's confidence.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache, partial
 from typing import TypeVar
 
@@ -200,11 +200,22 @@ def identify(
     runner_up = scores[1][0] if len(scores) > 1 else 0.0
     confidence = float(np.clip((best - runner_up) / 0.6, 0, 1)) * float(np.clip(best / 2.5, 0, 1))
     plane = Plane(h, (frame.shape[1], frame.shape[0]))
-    centre = plane.to_image(np.array([[BOARD_W_MM / 2, BOARD_H_MM / 2]]))[0]
+    centre = _centre(plane)
     top = plane.to_image(np.array([[BOARD_W_MM / 2, 0.0]]))[0]
     up = top - centre
     rotation = round(np.degrees(np.arctan2(up[0], -up[1])) / 90.0) % 4 * 90
     return BoardFind(np.roll(quad, -turn, axis=0), board, plane, int(rotation), confidence, centre, best)
+
+
+def moved(find: BoardFind, h: np.ndarray, image_size: tuple[int, int]) -> BoardFind:
+    """The find with the board lying where homography `h` (board mm -> image) puts it."""
+    plane = Plane(h, image_size)
+    corners = plane.to_image(np.array([[0, 0], [BOARD_W_MM, 0], [BOARD_W_MM, BOARD_H_MM], [0, BOARD_H_MM]]))
+    return replace(find, quad=corners, plane=plane, center=_centre(plane))
+
+
+def _centre(plane: Plane) -> np.ndarray:
+    return plane.to_image(np.array([[BOARD_W_MM / 2, BOARD_H_MM / 2]]))[0]
 
 
 def _scores_where_printed(
