@@ -112,6 +112,30 @@ def test_tiles_whose_top_glare_washes_out_are_read_from_their_rim_and_side() -> 
     assert (right, wrong) == (total, 0)
 
 
+def test_tiles_whose_lit_top_glare_pales_are_read_from_its_pale_hue() -> None:
+    # bright light and strong glare at 22 degrees: a tile's lit top pales below its
+    # colour's saturation, leaving a rim and a side face too thin to outline the tile;
+    # the pale pixels of its hue round them are the rest of its top
+    cond = Conditions(
+        width=1920,
+        height=1080,
+        tilt_deg=22,
+        azimuth_deg=190,
+        roll_deg=5,
+        kelvin=4300,
+        exposure=1.15,
+        glare=0.85,
+        noise=4,
+        jpeg_quality=70,
+        table="white",
+    )
+    rng = np.random.default_rng(5)
+    content = random_kids_content(rng, players=3, side="apprentice", fill=0.9)
+    frame, truth = render_kids_table(content, cond, rng)
+    right, wrong, total = _compare(recognise_kids(frame, BOARDS), truth)
+    assert (right, wrong) == (total, 0)
+
+
 @pytest.mark.parametrize("sleeve", [(40, 40, 46), (150, 215, 240)])  # BGR: dark, a paler yellow
 def test_a_fingertip_of_a_tiles_colour_on_a_field_stays_unknown(sleeve: tuple[int, int, int]) -> None:
     # a yellow-gloved fingertip, tile-sized and centred on an empty field, at the end of a

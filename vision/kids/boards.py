@@ -23,7 +23,7 @@ from vision.geometry import apply_h
 
 from .colors import COLORS, balance_gains, hue_classes, label_map
 from .geometry import BOARD_H_MM, BOARD_W_MM, Plane, board_point_mm, ellipse_through
-from .shapes import SHAPES, classify, features, unsweep
+from .shapes import SHAPES, classify, face_reach_mm, features, unsweep
 from .tiles import (
     MIN_CONFIDENCE,
     SHAPE_OF,
@@ -309,7 +309,7 @@ def read_board(frame: np.ndarray, find: BoardFind) -> BoardReading:
     boxes = [cv2.boundingRect(face.contour) for face in faces]
     tiles = (labels > 0).astype(np.uint8)
     covered = _unexplained(hsv, labels)
-    hull_face = partial(_hull_face, masks=masks, sweep_at=sweep_at)
+    hull_face = partial(_hull_face, masks=masks, hsv=hsv, s=s, sweep_at=sweep_at)
     h, w = labels.shape
     readings = [
         _read_field(o, faces, boxes, tiles, hsv=hsv, covered=covered, s=s, size=(w, h), hull_face=hull_face)
@@ -446,20 +446,30 @@ def _sweep_px(plane: Plane, s: float, at_px: np.ndarray) -> np.ndarray:
 
 
 def _hull_face(
-    face: TileBlob, *, masks: list[np.ndarray], sweep_at: Callable[[np.ndarray], np.ndarray]
+    face: TileBlob,
+    *,
+    masks: list[np.ndarray],
+    hsv: np.ndarray,
+    s: float,
+    sweep_at: Callable[[np.ndarray], np.ndarray],
 ) -> TileBlob | None:
     """A face as the hull of its colour's blob there, cut back by the sweep: glare that
     washes out a tile's whole top leaves only its rim and side face saturated, and the
-    hull of those is the tile seen whole."""
-    mask = masks[COLORS.index(face.color)]
+    hull of those is the tile seen whole. Glare pales the lit top below its colour's
+    saturation but keeps its hue: the pale pixels of its hue joined to the rim, and
+    light (not the dark ink of an outline), are its top too."""
+    k = COLORS.index(face.color)
     x, y, w, h = cv2.boundingRect(face.contour)
     sweep = sweep_at(np.array([x + w / 2, y + h / 2]))
-    pad = int(np.ceil(np.abs(sweep).max())) + 3
+    # the rest of the top lies within a face's reach of what of it showed
+    pad = int(np.ceil(np.abs(sweep).max() + face_reach_mm(SHAPE_OF[face.color]) * s))
     x0, y0 = max(0, x - pad), max(0, y - pad)
-    x1, y1 = min(mask.shape[1], x + w + pad), min(mask.shape[0], y + h + pad)
+    x1, y1 = min(hsv.shape[1], x + w + pad), min(hsv.shape[0], y + h + pad)
+    window = hsv[y0:y1, x0:x1]
+    pale = (hue_classes(window) == k + 1) & (window[..., 2] >= _DARK)
     seen = np.zeros((y1 - y0, x1 - x0), np.uint8)
     cv2.drawContours(seen, [face.contour], -1, 1, -1, offset=(-x0, -y0))
-    _, parts = cv2.connectedComponents(mask[y0:y1, x0:x1])
+    _, parts = cv2.connectedComponents(((masks[k][y0:y1, x0:x1] > 0) | pale).view(np.uint8))
     held = np.unique(parts[seen > 0])
     blob = np.isin(parts, held[held > 0]).astype(np.uint8)
     if not blob.any():
