@@ -156,6 +156,18 @@ def test_a_fingertip_of_a_tiles_colour_on_a_field_stays_unknown(sleeve: tuple[in
     assert reading.pictures[0][2].value == UNKNOWN
 
 
+def test_an_empty_field_the_photos_edge_cuts_is_read_from_what_shows() -> None:
+    # the photo's edge runs 4 mm above the middle of an empty square field: more than
+    # half of its middle, which a tile lying on it would cover, shows only print
+    frame, _ = render_kids_table(_master_content(), Conditions(tilt_deg=10, noise=1.5), 3)
+    find = analyse_kids(frame, BOARDS).boards[0][0]
+    assert find.board.name == SEA.name and find.rotation == 0
+    edge = find.plane.to_image(np.array([[140.0, 26.0]]))[0]  # the field's middle is at (140, 30) mm
+    cut = frame[round(edge[1]) :]
+    sea = next(r for f, r in analyse_kids(cut, BOARDS).boards if f.board.name == SEA.name)
+    assert sea.pictures[0][2].value is None
+
+
 def _with_arm(
     frame: np.ndarray, find: BoardFind, band_mm: np.ndarray, sleeve_rgb: tuple[int, int, int] = SLEEVE_RGB[0]
 ) -> np.ndarray:

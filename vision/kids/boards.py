@@ -66,6 +66,9 @@ _RING_MM = 1.5  # what lies this close round a face touches it
 _MIDDLE = 0.35
 _PARTLY_SEEN_EMPTY = 0.6
 _SPECKS = 0.02  # the share of the middle that may show specks (noise, a crumb)
+# the least share of a field's inside, and of its middle (which a tile on it covers), that
+# the photo must show for the field to be read from it
+_IN_PHOTO = 0.5
 _RIM_MM2 = 25.0  # a tile's rim or side face left by glare shows at least this much colour
 _DARK = 100  # value (of a balanced print at about 240) below which it is no print in light
 
@@ -367,7 +370,7 @@ def _read_field(
     core_area = int(core_px.sum())
     if core_area < 20:
         return FieldReading(UNKNOWN, 0.0, outline)
-    if np.mean(hsv[y0:y1, x0:x1, 2][core_px] > 0) < 0.7:
+    if np.mean(hsv[y0:y1, x0:x1, 2][core_px] > 0) < _IN_PHOTO:
         return FieldReading(UNKNOWN, 0.0, outline)  # off the image
     win_tiles = tiles[y0:y1, x0:x1]
     best, best_box, best_overlap = None, None, 0
@@ -417,12 +420,12 @@ def _clear_middle(
     s: float,
     window: tuple[int, int, int, int],
 ) -> bool:
-    """Whether a field partly hidden (an arm, a sleeve, a neighbour's tile over its edge)
-    is still seen to be empty: its middle, which any tile lying on it covers, shows only
-    print in light (a dark sleeve is no print), and every patch of tile colour in the
-    field bigger than a speck runs on out of its surroundings (a tile on the field whose
-    top glare washes out shows a light middle too, and its rim reaches past the outline
-    by no more than its side)."""
+    """Whether a field partly hidden (an arm, a sleeve, a neighbour's tile over its edge,
+    the photo's edge) is still seen to be empty: its middle, which any tile lying on it
+    covers, shows only print in light where the photo shows it (a dark sleeve is no
+    print), and every patch of tile colour in the field bigger than a speck runs on out
+    of its surroundings (a tile on the field whose top glare washes out shows a light
+    middle too, and its rim reaches past the outline by no more than its side)."""
     x0, y0, x1, y1 = window
     inside = (slice(y0, y1), slice(x0, x1))
     field = np.zeros((y1 - y0, x1 - x0), np.uint8)
@@ -437,7 +440,12 @@ def _clear_middle(
     cv2.fillPoly(middle, [ring], 1)
     sat, val = hsv[inside][..., 1][middle > 0], hsv[inside][..., 2][middle > 0]
     lit = (sat < 65) & (val >= _DARK) & (tiles[inside][middle > 0] == 0) & (covered[inside][middle > 0] == 0)
-    return np.count_nonzero(~lit) <= _SPECKS * lit.size
+    # the photo's edge may cut the middle: what of it the photo shows must be print (the
+    # rectified photo blends into the black beyond its edge over a pixel or two)
+    shown = cv2.erode((hsv[inside][..., 2] > 0).view(np.uint8), _disc(2))[middle > 0] > 0
+    if np.count_nonzero(shown) < _IN_PHOTO * lit.size:
+        return False
+    return np.count_nonzero(shown & ~lit) <= _SPECKS * lit.size
 
 
 def _sweep_px(plane: Plane, s: float, at_px: np.ndarray) -> np.ndarray:
