@@ -136,6 +136,32 @@ def test_tiles_whose_lit_top_glare_pales_are_read_from_its_pale_hue() -> None:
     assert (right, wrong) == (total, 0)
 
 
+def test_a_tile_whose_glare_bites_through_its_side_is_still_the_face_on_its_field() -> None:
+    # a lamp's full glare at 29 degrees: a tile's washed-out top opens its saturated rim
+    # into a crescent, which covers little of the field; its hull covers the field as
+    # the tile does (a tile is convex)
+    cond = Conditions(
+        width=1920,
+        height=1080,
+        tilt_deg=29,
+        azimuth_deg=300,
+        roll_deg=2,
+        kelvin=4000,
+        exposure=0.8,
+        light_azimuth_deg=313,
+        light_elevation_deg=42,
+        glare=1.0,
+        noise=2,
+        jpeg_quality=88,
+        table="wood",
+    )
+    rng = np.random.default_rng(7)
+    content = random_kids_content(rng, players=3, side="master", fill=0.9)
+    frame, truth = render_kids_table(content, cond, rng)
+    right, wrong, total = _compare(recognise_kids(frame, BOARDS), truth)
+    assert (right, wrong) == (total, 0)
+
+
 @pytest.mark.parametrize("sleeve", [(40, 40, 46), (150, 215, 240)])  # BGR: dark, a paler yellow
 def test_a_fingertip_of_a_tiles_colour_on_a_field_stays_unknown(sleeve: tuple[int, int, int]) -> None:
     # a yellow-gloved fingertip, tile-sized and centred on an empty field, at the end of a

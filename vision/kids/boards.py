@@ -379,7 +379,9 @@ def _read_field(
         if bx >= x1 or by >= y1 or bx + bw <= x0 or by + bh <= y0:
             continue
         drawn = np.zeros_like(core)
-        cv2.drawContours(drawn, [face.contour], -1, 255, -1, offset=(-int(x0), -int(y0)))
+        # a face covers the field by its hull: every tile is convex, and glare that bites
+        # through a tile's side leaves a crescent covering little of what the tile covers
+        cv2.drawContours(drawn, [cv2.convexHull(face.contour)], -1, 255, -1, offset=(-int(x0), -int(y0)))
         overlap = int(np.count_nonzero(drawn & core))
         if overlap > best_overlap:
             best, best_box, best_overlap = face, box, overlap
