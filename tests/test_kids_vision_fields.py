@@ -112,6 +112,56 @@ def test_tiles_whose_top_glare_washes_out_are_read_from_their_rim_and_side() -> 
     assert (right, wrong) == (total, 0)
 
 
+def test_tiles_whose_lit_top_glare_pales_are_read_from_its_pale_hue() -> None:
+    # bright light and strong glare at 22 degrees: a tile's lit top pales below its
+    # colour's saturation, leaving a rim and a side face too thin to outline the tile;
+    # the pale pixels of its hue round them are the rest of its top
+    cond = Conditions(
+        width=1920,
+        height=1080,
+        tilt_deg=22,
+        azimuth_deg=190,
+        roll_deg=5,
+        kelvin=4300,
+        exposure=1.15,
+        glare=0.85,
+        noise=4,
+        jpeg_quality=70,
+        table="white",
+    )
+    rng = np.random.default_rng(5)
+    content = random_kids_content(rng, players=3, side="apprentice", fill=0.9)
+    frame, truth = render_kids_table(content, cond, rng)
+    right, wrong, total = _compare(recognise_kids(frame, BOARDS), truth)
+    assert (right, wrong) == (total, 0)
+
+
+def test_a_tile_whose_glare_bites_through_its_side_is_still_the_face_on_its_field() -> None:
+    # a lamp's full glare at 29 degrees: a tile's washed-out top opens its saturated rim
+    # into a crescent, which covers little of the field; its hull covers the field as
+    # the tile does (a tile is convex)
+    cond = Conditions(
+        width=1920,
+        height=1080,
+        tilt_deg=29,
+        azimuth_deg=300,
+        roll_deg=2,
+        kelvin=4000,
+        exposure=0.8,
+        light_azimuth_deg=313,
+        light_elevation_deg=42,
+        glare=1.0,
+        noise=2,
+        jpeg_quality=88,
+        table="wood",
+    )
+    rng = np.random.default_rng(7)
+    content = random_kids_content(rng, players=3, side="master", fill=0.9)
+    frame, truth = render_kids_table(content, cond, rng)
+    right, wrong, total = _compare(recognise_kids(frame, BOARDS), truth)
+    assert (right, wrong) == (total, 0)
+
+
 @pytest.mark.parametrize("sleeve", [(40, 40, 46), (150, 215, 240)])  # BGR: dark, a paler yellow
 def test_a_fingertip_of_a_tiles_colour_on_a_field_stays_unknown(sleeve: tuple[int, int, int]) -> None:
     # a yellow-gloved fingertip, tile-sized and centred on an empty field, at the end of a
@@ -130,6 +180,18 @@ def test_a_fingertip_of_a_tiles_colour_on_a_field_stays_unknown(sleeve: tuple[in
     frame = cv2.GaussianBlur(frame, (0, 0), 0.8)
     _, reading = analyse_kids(frame, BOARDS).boards[0]
     assert reading.pictures[0][2].value == UNKNOWN
+
+
+def test_an_empty_field_the_photos_edge_cuts_is_read_from_what_shows() -> None:
+    # the photo's edge runs 4 mm above the middle of an empty square field: more than
+    # half of its middle, which a tile lying on it would cover, shows only print
+    frame, _ = render_kids_table(_master_content(), Conditions(tilt_deg=10, noise=1.5), 3)
+    find = analyse_kids(frame, BOARDS).boards[0][0]
+    assert find.board.name == SEA.name and find.rotation == 0
+    edge = find.plane.to_image(np.array([[140.0, 26.0]]))[0]  # the field's middle is at (140, 30) mm
+    cut = frame[round(edge[1]) :]
+    sea = next(r for f, r in analyse_kids(cut, BOARDS).boards if f.board.name == SEA.name)
+    assert sea.pictures[0][2].value is None
 
 
 def _with_arm(

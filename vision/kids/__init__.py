@@ -19,7 +19,7 @@ import numpy as np
 from companion.i18n import _
 from companion.rules.kids_board import KidsBoard
 
-from .boards import BoardFind, BoardReading, identify, read_board
+from .boards import BoardFind, BoardReading, identify
 from .bowls import BIG, BowlReading, find_tray, find_tray_on_table, read_bowls
 from .frames import (
     Frames,
@@ -31,7 +31,7 @@ from .frames import (
     quad_sides,
 )
 from .geometry import BOARD_H_MM, BOARD_W_MM, FRAME_MM
-from .outlines import hide_unshown
+from .outlines import read_fitted
 from .tiles import UNKNOWN
 
 FORMAT = "azul-kids-observation/1"
@@ -87,7 +87,7 @@ def analyse_kids(frame: np.ndarray, boards: Sequence[KidsBoard]) -> KidsRecognit
     inside = [q for q in inside if not _on_a_find(q.mean(axis=0), finds)]
     if inside:
         finds = _distinct(finds + [identify(frame, gray, q, definitions) for q in inside])
-    found = [(b, hide_unshown(gray, b, read_board(frame, b))) for b in finds]
+    found = [read_fitted(frame, gray, b) for b in finds]
     found = _seat_order(found)
     tray = find_tray(violet, scale, min_area, (w, h))
     if tray is None and finds:

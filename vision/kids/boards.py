@@ -11,7 +11,7 @@ the runner-up is the board's confidence.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache, partial
 from typing import TypeVar
 
@@ -23,7 +23,7 @@ from vision.geometry import apply_h
 
 from .colors import COLORS, balance_gains, hue_classes, label_map
 from .geometry import BOARD_H_MM, BOARD_W_MM, Plane, board_point_mm, ellipse_through
-from .shapes import SHAPES, classify, features, unsweep
+from .shapes import SHAPES, classify, face_reach_mm, features, unsweep
 from .tiles import (
     MIN_CONFIDENCE,
     SHAPE_OF,
@@ -66,6 +66,9 @@ _RING_MM = 1.5  # what lies this close round a face touches it
 _MIDDLE = 0.35
 _PARTLY_SEEN_EMPTY = 0.6
 _SPECKS = 0.02  # the share of the middle that may show specks (noise, a crumb)
+# the least share of a field's inside, and of its middle (which a tile on it covers), that
+# the photo must show for the field to be read from it
+_IN_PHOTO = 0.5
 _RIM_MM2 = 25.0  # a tile's rim or side face left by glare shows at least this much colour
 _DARK = 100  # value (of a balanced print at about 240) below which it is no print in light
 
@@ -200,11 +203,22 @@ def identify(
     runner_up = scores[1][0] if len(scores) > 1 else 0.0
     confidence = float(np.clip((best - runner_up) / 0.6, 0, 1)) * float(np.clip(best / 2.5, 0, 1))
     plane = Plane(h, (frame.shape[1], frame.shape[0]))
-    centre = plane.to_image(np.array([[BOARD_W_MM / 2, BOARD_H_MM / 2]]))[0]
+    centre = _centre(plane)
     top = plane.to_image(np.array([[BOARD_W_MM / 2, 0.0]]))[0]
     up = top - centre
     rotation = round(np.degrees(np.arctan2(up[0], -up[1])) / 90.0) % 4 * 90
     return BoardFind(np.roll(quad, -turn, axis=0), board, plane, int(rotation), confidence, centre, best)
+
+
+def moved(find: BoardFind, h: np.ndarray, image_size: tuple[int, int]) -> BoardFind:
+    """The find with the board lying where homography `h` (board mm -> image) puts it."""
+    plane = Plane(h, image_size)
+    corners = plane.to_image(np.array([[0, 0], [BOARD_W_MM, 0], [BOARD_W_MM, BOARD_H_MM], [0, BOARD_H_MM]]))
+    return replace(find, quad=corners, plane=plane, center=_centre(plane))
+
+
+def _centre(plane: Plane) -> np.ndarray:
+    return plane.to_image(np.array([[BOARD_W_MM / 2, BOARD_H_MM / 2]]))[0]
 
 
 def _scores_where_printed(
@@ -298,7 +312,7 @@ def read_board(frame: np.ndarray, find: BoardFind) -> BoardReading:
     boxes = [cv2.boundingRect(face.contour) for face in faces]
     tiles = (labels > 0).astype(np.uint8)
     covered = _unexplained(hsv, labels)
-    hull_face = partial(_hull_face, masks=masks, sweep_at=sweep_at)
+    hull_face = partial(_hull_face, masks=masks, hsv=hsv, s=s, sweep_at=sweep_at)
     h, w = labels.shape
     readings = [
         _read_field(o, faces, boxes, tiles, hsv=hsv, covered=covered, s=s, size=(w, h), hull_face=hull_face)
@@ -356,7 +370,7 @@ def _read_field(
     core_area = int(core_px.sum())
     if core_area < 20:
         return FieldReading(UNKNOWN, 0.0, outline)
-    if np.mean(hsv[y0:y1, x0:x1, 2][core_px] > 0) < 0.7:
+    if np.mean(hsv[y0:y1, x0:x1, 2][core_px] > 0) < _IN_PHOTO:
         return FieldReading(UNKNOWN, 0.0, outline)  # off the image
     win_tiles = tiles[y0:y1, x0:x1]
     best, best_box, best_overlap = None, None, 0
@@ -365,7 +379,9 @@ def _read_field(
         if bx >= x1 or by >= y1 or bx + bw <= x0 or by + bh <= y0:
             continue
         drawn = np.zeros_like(core)
-        cv2.drawContours(drawn, [face.contour], -1, 255, -1, offset=(-int(x0), -int(y0)))
+        # a face covers the field by its hull: every tile is convex, and glare that bites
+        # through a tile's side leaves a crescent covering little of what the tile covers
+        cv2.drawContours(drawn, [cv2.convexHull(face.contour)], -1, 255, -1, offset=(-int(x0), -int(y0)))
         overlap = int(np.count_nonzero(drawn & core))
         if overlap > best_overlap:
             best, best_box, best_overlap = face, box, overlap
@@ -406,12 +422,12 @@ def _clear_middle(
     s: float,
     window: tuple[int, int, int, int],
 ) -> bool:
-    """Whether a field partly hidden (an arm, a sleeve, a neighbour's tile over its edge)
-    is still seen to be empty: its middle, which any tile lying on it covers, shows only
-    print in light (a dark sleeve is no print), and every patch of tile colour in the
-    field bigger than a speck runs on out of its surroundings (a tile on the field whose
-    top glare washes out shows a light middle too, and its rim reaches past the outline
-    by no more than its side)."""
+    """Whether a field partly hidden (an arm, a sleeve, a neighbour's tile over its edge,
+    the photo's edge) is still seen to be empty: its middle, which any tile lying on it
+    covers, shows only print in light where the photo shows it (a dark sleeve is no
+    print), and every patch of tile colour in the field bigger than a speck runs on out
+    of its surroundings (a tile on the field whose top glare washes out shows a light
+    middle too, and its rim reaches past the outline by no more than its side)."""
     x0, y0, x1, y1 = window
     inside = (slice(y0, y1), slice(x0, x1))
     field = np.zeros((y1 - y0, x1 - x0), np.uint8)
@@ -426,7 +442,12 @@ def _clear_middle(
     cv2.fillPoly(middle, [ring], 1)
     sat, val = hsv[inside][..., 1][middle > 0], hsv[inside][..., 2][middle > 0]
     lit = (sat < 65) & (val >= _DARK) & (tiles[inside][middle > 0] == 0) & (covered[inside][middle > 0] == 0)
-    return np.count_nonzero(~lit) <= _SPECKS * lit.size
+    # the photo's edge may cut the middle: what of it the photo shows must be print (the
+    # rectified photo blends into the black beyond its edge over a pixel or two)
+    shown = cv2.erode((hsv[inside][..., 2] > 0).view(np.uint8), _disc(2))[middle > 0] > 0
+    if np.count_nonzero(shown) < _IN_PHOTO * lit.size:
+        return False
+    return np.count_nonzero(shown & ~lit) <= _SPECKS * lit.size
 
 
 def _sweep_px(plane: Plane, s: float, at_px: np.ndarray) -> np.ndarray:
@@ -435,20 +456,30 @@ def _sweep_px(plane: Plane, s: float, at_px: np.ndarray) -> np.ndarray:
 
 
 def _hull_face(
-    face: TileBlob, *, masks: list[np.ndarray], sweep_at: Callable[[np.ndarray], np.ndarray]
+    face: TileBlob,
+    *,
+    masks: list[np.ndarray],
+    hsv: np.ndarray,
+    s: float,
+    sweep_at: Callable[[np.ndarray], np.ndarray],
 ) -> TileBlob | None:
     """A face as the hull of its colour's blob there, cut back by the sweep: glare that
     washes out a tile's whole top leaves only its rim and side face saturated, and the
-    hull of those is the tile seen whole."""
-    mask = masks[COLORS.index(face.color)]
+    hull of those is the tile seen whole. Glare pales the lit top below its colour's
+    saturation but keeps its hue: the pale pixels of its hue joined to the rim, and
+    light (not the dark ink of an outline), are its top too."""
+    k = COLORS.index(face.color)
     x, y, w, h = cv2.boundingRect(face.contour)
     sweep = sweep_at(np.array([x + w / 2, y + h / 2]))
-    pad = int(np.ceil(np.abs(sweep).max())) + 3
+    # the rest of the top lies within a face's reach of what of it showed
+    pad = int(np.ceil(np.abs(sweep).max() + face_reach_mm(SHAPE_OF[face.color]) * s))
     x0, y0 = max(0, x - pad), max(0, y - pad)
-    x1, y1 = min(mask.shape[1], x + w + pad), min(mask.shape[0], y + h + pad)
+    x1, y1 = min(hsv.shape[1], x + w + pad), min(hsv.shape[0], y + h + pad)
+    window = hsv[y0:y1, x0:x1]
+    pale = (hue_classes(window) == k + 1) & (window[..., 2] >= _DARK)
     seen = np.zeros((y1 - y0, x1 - x0), np.uint8)
     cv2.drawContours(seen, [face.contour], -1, 1, -1, offset=(-x0, -y0))
-    _, parts = cv2.connectedComponents(mask[y0:y1, x0:x1])
+    _, parts = cv2.connectedComponents(((masks[k][y0:y1, x0:x1] > 0) | pale).view(np.uint8))
     held = np.unique(parts[seen > 0])
     blob = np.isin(parts, held[held > 0]).astype(np.uint8)
     if not blob.any():
