@@ -255,6 +255,13 @@ def test_a_tile_glare_washes_out_in_part_is_made_whole() -> None:
     assert big.confidence < 0.6  # its outline was not all seen
 
 
+def _reading_at(img: np.ndarray, h: np.ndarray, at_mm: np.ndarray):
+    """The reading of the bowl nearest `at_mm` (tray mm) in a photo of the tray."""
+    readings = read_bowls(img, Plane(h, (img.shape[1], img.shape[0])))
+    seen = cv2.perspectiveTransform(at_mm.reshape(1, 1, 2).astype(np.float64), h).reshape(2)
+    return min(readings, key=lambda b: float(np.linalg.norm(b.center - seen)))
+
+
 def test_glare_tinted_by_its_tiles_is_no_hand() -> None:
     # Three tiles in a small bowl, each washed out but for its lower rim: the glare
     # mirrors each tile's own colour, so it is neither tile colour nor the lavender floor,
@@ -271,9 +278,7 @@ def test_glare_tinted_by_its_tiles_is_no_hand() -> None:
         _fill(img, h, outline, bgr)
         top = outline[np.argmin(outline[:, 1])]
         _fill(img, h, top + 0.8 * (outline - top) + np.array([0.0, 0.3]), glare)
-    readings = read_bowls(img, Plane(h, (img.shape[1], img.shape[0])))
-    seen = cv2.perspectiveTransform(bowl.reshape(1, 1, 2).astype(np.float64), h).reshape(2)
-    small = min(readings, key=lambda b: float(np.linalg.norm(b.center - seen)))
+    small = _reading_at(img, h, bowl)
     assert not small.occluded
     assert small.tiles == {"green": 1, "yellow": 1, "red": 1} and small.unknown == 0
 
@@ -385,9 +390,7 @@ def test_grey_shadows_of_tiles_are_no_hand() -> None:
             _fill(img, h, footprint + t * np.array([-7.0, -7.0]), (150, 168, 160))
     for shape, offset, bgr in tiles:
         _fill(img, h, face_outline(shape) + bowl + np.array(offset), bgr)
-    readings = read_bowls(img, Plane(h, (img.shape[1], img.shape[0])))
-    seen = cv2.perspectiveTransform(bowl.reshape(1, 1, 2).astype(np.float64), h).reshape(2)
-    small = min(readings, key=lambda b: float(np.linalg.norm(b.center - seen)))
+    small = _reading_at(img, h, bowl)
     assert not small.occluded
     assert small.tiles == {"red": 1, "yellow": 1, "blue": 1} and small.unknown == 0
 
