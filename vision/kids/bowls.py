@@ -520,7 +520,8 @@ def _reaches_out(
     within = np.zeros(floor.shape, np.uint8)
     cv2.circle(within, (n // 2, n // 2), n // 2, 255, -1)
     beyond = (within > 0) & (cv2.erode(within, np.ones((5, 5), np.uint8)) == 0)
-    if _joins(floor_like & ~tray & (val > 0) & (within > 0), floor > 0, beyond, least):
+    pale = floor_like & ~tray & (val > 0) & (within > 0)
+    if np.count_nonzero(pale[beyond]) > least and _joins(pale, floor > 0, beyond, least):
         return True
     foreign = ((labels > 0) | (~floor_like & ~tray)) & (val > 0)
     if np.count_nonzero(foreign[ring]) <= least:
