@@ -544,13 +544,15 @@ def _fragments(
     rim, each too small to be read): tile-sized clusters of a colour that no face read
     explains. They count as unknown tiles rather than vanish."""
     explained = _footprints(floor.shape, blobs, sweep, s, _EDGE_MIX_MM)
-    inner = cv2.erode(floor, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (round(10 * s) | 1,) * 2))
     near = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (round(12 * s) | 1,) * 2)  # pieces of one tile
+    inner = None
     found = 0
     for color, mask in zip(COLORS, masks, strict=True):
         left = mask & (explained == 0) & (floor > 0)
         if np.count_nonzero(left) < _FRAGMENT_SHARE * expected_area(color, s):
             continue
+        if inner is None:  # only a few bowls get this far
+            inner = cv2.erode(floor, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (round(10 * s) | 1,) * 2))
         n, groups = cv2.connectedComponents(cv2.dilate(left, near))
         for k in range(1, n):
             ys, xs = np.nonzero(left & (groups == k))
