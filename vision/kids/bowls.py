@@ -20,7 +20,7 @@ import numpy as np
 
 from vision.geometry import apply_h
 
-from .colors import COLORS, balance_gains, hue_classes, label_map
+from .colors import COLORS, balance_gains, hue_classes, joined, label_map
 from .geometry import BIG_FLOOR_MM, SMALL_FLOOR_MM, SMALL_RING_MM, TRAY_RADIUS_MM, Plane, circle_polygon
 from .packing import pack
 from .shapes import face_reach_mm, sweep_kernel, unsweep
@@ -462,7 +462,7 @@ def _made_whole(
             # Glare that mirrors the tile's own colour, far paler than the tile, shows the
             # rest of its face: the face lies on it, not on what merely looks like floor
             # (a pale sleeve over the rest of a tile).
-            lit = _joined(pieces, unsweep((tinted == k + 1).view(np.uint8), sweep) & free)
+            lit = joined(pieces, unsweep((tinted == k + 1).view(np.uint8), sweep) & free).view(np.uint8)
             near = cv2.dilate(
                 lit, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(_TINT_NEAR_MM * s) + 1,) * 2)
             )
@@ -488,15 +488,6 @@ def _whole(
         pieces[y0:y1, x0:x1], SHAPE_OF[color], s, _MOST_WHOLE, room=room[y0:y1, x0:x1], sweep_px=sweep
     )
     return None if found is None else faces_of(color, found, s, _WHOLE_CONFIDENCE, offset=(x0, y0))
-
-
-def _joined(pieces: np.ndarray, more: np.ndarray) -> np.ndarray:
-    """`pieces` (uint8) with the parts of `more` that touch them."""
-    count, parts = cv2.connectedComponents(pieces | more)
-    touching = np.zeros(count, bool)
-    touching[parts[pieces > 0]] = True
-    touching[0] = False
-    return touching[parts].view(np.uint8)
 
 
 def _reaches_out(

@@ -121,8 +121,14 @@ def label_map(
         pale = weak & (hue_class == k)
         if not (strong.any() and pale.any()):
             continue
-        n, parts = cv2.connectedComponents((strong | pale).astype(np.uint8), connectivity=8)
-        joined = np.zeros(n, bool)
-        joined[parts[strong]] = True
-        labels[pale & joined[parts]] = k
+        labels[pale & joined(strong, pale)] = k
     return labels, hsv
+
+
+def joined(seeds: np.ndarray, more: np.ndarray) -> np.ndarray:
+    """`seeds` with the parts of `more` that touch them (boolean masks, or uint8 0/1)."""
+    count, parts = cv2.connectedComponents((seeds | more).astype(np.uint8), connectivity=8)
+    touching = np.zeros(count, bool)
+    touching[parts[seeds > 0]] = True
+    touching[0] = False
+    return touching[parts]
