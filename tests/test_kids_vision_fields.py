@@ -105,10 +105,7 @@ def test_tiles_whose_top_glare_washes_out_are_read_from_their_rim_and_side() -> 
         jpeg_quality=45,
         table="white",
     )
-    rng = np.random.default_rng(2)
-    content = random_kids_content(rng, players=3, side="apprentice", fill=0.8)
-    frame, truth = render_kids_table(content, cond, rng)
-    right, wrong, total = _compare(recognise_kids(frame, BOARDS), truth)
+    right, wrong, total = _read_random_table(cond, seed=2, players=3, side="apprentice", fill=0.8)
     assert (right, wrong) == (total, 0)
 
 
@@ -129,10 +126,7 @@ def test_tiles_whose_lit_top_glare_pales_are_read_from_its_pale_hue() -> None:
         jpeg_quality=70,
         table="white",
     )
-    rng = np.random.default_rng(5)
-    content = random_kids_content(rng, players=3, side="apprentice", fill=0.9)
-    frame, truth = render_kids_table(content, cond, rng)
-    right, wrong, total = _compare(recognise_kids(frame, BOARDS), truth)
+    right, wrong, total = _read_random_table(cond, seed=5, players=3, side="apprentice", fill=0.9)
     assert (right, wrong) == (total, 0)
 
 
@@ -155,10 +149,7 @@ def test_a_tile_whose_glare_bites_through_its_side_is_still_the_face_on_its_fiel
         jpeg_quality=88,
         table="wood",
     )
-    rng = np.random.default_rng(7)
-    content = random_kids_content(rng, players=3, side="master", fill=0.9)
-    frame, truth = render_kids_table(content, cond, rng)
-    right, wrong, total = _compare(recognise_kids(frame, BOARDS), truth)
+    right, wrong, total = _read_random_table(cond, seed=7, players=3, side="master", fill=0.9)
     assert (right, wrong) == (total, 0)
 
 
@@ -238,3 +229,13 @@ def test_a_tile_whose_top_glare_washes_out_is_not_read_empty_beside_an_arm() -> 
     covered = _with_arm(frame, find, np.array([[151, -60], [230, -60], [230, 60], [151, 60]]))
     _, reading = analyse_kids(covered, BOARDS).boards[0]
     assert reading.pictures[0][2].value in ("green", UNKNOWN)
+
+
+def _read_random_table(
+    cond: Conditions, *, seed: int, players: int, side: str, fill: float
+) -> tuple[int, int, int]:
+    """(fields read right, read wrong, visible) on a table of random tiles drawn under `cond`."""
+    rng = np.random.default_rng(seed)
+    content = random_kids_content(rng, players=players, side=side, fill=fill)
+    frame, truth = render_kids_table(content, cond, rng)
+    return _compare(recognise_kids(frame, BOARDS), truth)
