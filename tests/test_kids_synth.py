@@ -122,3 +122,42 @@ def test_board_photo_corners_frame_the_board() -> None:
     violet = cv2.inRange(hsv, (118, 70, 35), (160, 255, 255)) > 0
     assert violet[inside > 0].mean() > 0.05  # the frame lies inside the corners
     assert violet[inside == 0].mean() < 0.001  # and nowhere else
+
+
+@pytest.mark.parametrize("module", ["vision.synth.kids", "vision.synth.render"])
+def test_a_thing_behind_the_camera_is_left_out_of_the_photo(module: str, monkeypatch) -> None:
+    """A cup set down behind a low, tilted camera would project through the lens's plane
+    into a smear over the whole photo; it is left off the table instead."""
+    import importlib
+
+    from vision.synth import mixed_table
+    from vision.synth.clutter import Thing
+
+    renderer = importlib.import_module(module)
+    seen = {}
+    draw_table, place_things = renderer.draw_table, renderer.place_things
+
+    def keep_camera(frame, cam, *args, **kwargs):
+        seen["cam"] = cam
+        return draw_table(frame, cam, *args, **kwargs)
+
+    def and_a_cup_behind(*args, **kwargs):
+        cam = seen["cam"]
+        x, y, _ = cam.position
+        away = cam.R[2, :2] / np.hypot(*cam.R[2, :2])
+        for d in range(0, 3000, 5):  # back from the camera until the lens's plane cuts the cup
+            at = (x - d * away[0], y - d * away[1])
+            if cam.depth(np.array([[*at, 100.0]]))[0] < 0 < cam.depth(np.array([[*at, 0.0]]))[0]:
+                break
+        return [*place_things(*args, **kwargs), Thing("cup", *at, 40, 100, (140, 70, 40), 0)]
+
+    monkeypatch.setattr(renderer, "draw_table", keep_camera)
+    monkeypatch.setattr(renderer, "place_things", and_a_cup_behind)
+    cond = Conditions(tilt_deg=40, width=640, height=480)
+    if module.endswith("kids"):
+        frame, truth = render_kids_table(_content(), cond, 3)
+    else:
+        content, _, _ = mixed_table(1, 0)
+        frame, truth = renderer.render_table(content, cond, 3)
+    assert cv2.mean(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY))[0] > 60  # not a dark blue smear
+    assert not truth["occluded"]

@@ -31,6 +31,7 @@ class Thing:
 _CUP_COLORS = [(245, 245, 240), (200, 60, 50), (40, 70, 140), (235, 200, 80), (60, 60, 64), (120, 170, 120)]
 _BOTTLE_COLORS = [(40, 90, 40), (90, 50, 20), (170, 200, 210), (30, 40, 30)]
 _BAG_COLORS = [(90, 30, 50), (30, 30, 36), (40, 50, 110), (110, 80, 50)]
+_NEAREST_MM = 50.0  # no lens focuses nearer; a thing this close would be a blur anyway
 
 
 def place_things(
@@ -59,6 +60,17 @@ def place_things(
                     things.append(Thing(kind, x, y, radius, height, bgr(color), int(rng.integers(1 << 16))))
                     break
     return things
+
+
+def in_view(thing: Thing, cam: Camera) -> bool:
+    """Whether the whole thing lies in front of the camera. A thing set down beside or
+    behind a low, tilted camera would project through the lens's plane into a smear over
+    the whole photo (and the truth could not say what it hides): it is left off."""
+    a = np.linspace(0, 2 * np.pi, 24, endpoint=False)
+    ring = np.column_stack([thing.x + thing.radius * np.cos(a), thing.y + thing.radius * np.sin(a)])
+    base, top = np.zeros((len(ring), 1)), np.full((len(ring), 1), thing.height)
+    points = np.concatenate([np.hstack([ring, base]), np.hstack([ring, top])])
+    return bool(cam.depth(points).min() > _NEAREST_MM)
 
 
 def shadow_outline(thing: Thing, offset_per_mm: np.ndarray) -> np.ndarray:

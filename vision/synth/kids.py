@@ -31,7 +31,7 @@ from companion.rules.kids import BIG, BOWL_SIZE, BOWLS, COLORS, SHAPE_OF
 from companion.rules.kids_board import APPRENTICE, SIDES, KidsBoard, example_boards
 
 from .camera import Camera, fit_camera
-from .clutter import draw_thing, place_things, shadow_outline
+from .clutter import draw_thing, in_view, place_things, shadow_outline
 from .compose import ShadowLayer, blend_layer, draw_sprite, pose_matrix, sprite_homography, warp_layer
 from .conditions import Conditions
 from .designs import bgr
@@ -524,6 +524,7 @@ def render_kids_table(
                 rng=rng,
             )
     things = place_things({"cup": cond.cups, "bottle": cond.bottles, "bag": cond.bags}, free, rect, rng)
+    things = [t for t in things if in_view(t, cam)]
 
     under = ShadowLayer(w, h)
     for b in layout.boards:

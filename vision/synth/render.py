@@ -10,7 +10,7 @@ import numpy as np
 
 from . import board as bd
 from .camera import Camera, fit_camera
-from .clutter import draw_thing, place_things, shadow_outline
+from .clutter import draw_thing, in_view, place_things, shadow_outline
 from .compose import (
     ShadowLayer,
     blend_layer,
@@ -148,6 +148,7 @@ def render_table(
             )
 
     things = place_things({"cup": cond.cups, "bottle": cond.bottles, "bag": cond.bags}, free, rect, rng)
+    things = [t for t in things if in_view(t, cam)]
 
     # boards and discs, with their own thin shadows on the table
     under = ShadowLayer(w, h)
