@@ -216,6 +216,18 @@ def test_a_field_whose_middle_an_arm_hides_is_not_read_empty() -> None:
     assert reading.pictures[0][0].value in ("red", UNKNOWN)
 
 
+def test_a_tile_on_its_field_is_read_though_a_sleeve_of_a_tile_colour_bends_round_it() -> None:
+    # a yellow sleeve above the red square's field and down past its right edge: the
+    # sleeve's hull covers the field, the sleeve itself only the field's rim
+    frame, _ = render_kids_table(_master_content(), Conditions(tilt_deg=10, noise=1.5), 3)
+    find, reading = analyse_kids(frame, BOARDS).boards[0]
+    assert reading.pictures[0][0].value == "red"  # a square on the circle field at x 20-60, y 14-46 mm
+    bent = np.array([[0, -60], [75, -60], [75, 60], [57, 60], [57, 11], [0, 11]])
+    covered = _with_arm(frame, find, bent, SLEEVE_RGB[4])
+    _, reading = analyse_kids(covered, BOARDS).boards[0]
+    assert reading.pictures[0][0].value == "red"
+
+
 def test_a_tile_whose_top_glare_washes_out_is_not_read_empty_beside_an_arm() -> None:
     # a green diamond on the empty square field (x 120-160 mm): glare leaves its top as
     # light as the print and only the rim round its top corner green, while an arm

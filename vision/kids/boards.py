@@ -374,15 +374,21 @@ def _read_field(
         return FieldReading(UNKNOWN, 0.0, outline)  # off the image
     win_tiles = tiles[y0:y1, x0:x1]
     best, best_box, best_overlap = None, None, 0
-    for face, box in zip(faces, boxes, strict=True):
+    for face, box in sorted(zip(faces, boxes, strict=True), key=lambda fb: fb[0].value == UNKNOWN):
         bx, by, bw, bh = box
         if bx >= x1 or by >= y1 or bx + bw <= x0 or by + bh <= y0:
             continue
         drawn = np.zeros_like(core)
-        # a face covers the field by its hull: every tile is convex, and glare that bites
-        # through a tile's side leaves a crescent covering little of what the tile covers
-        cv2.drawContours(drawn, [cv2.convexHull(face.contour)], -1, 255, -1, offset=(-int(x0), -int(y0)))
+        # a tile covers the field by its hull: every tile is convex, and glare that bites
+        # through a tile's side leaves a crescent covering little of what the tile covers;
+        # a blob bigger than tiles (a sleeve of a tile's colour) covers only itself
+        covers = face.contour if face.count > 1 else cv2.convexHull(face.contour)
+        cv2.drawContours(drawn, [covers], -1, 255, -1, offset=(-int(x0), -int(y0)))
         overlap = int(np.count_nonzero(drawn & core))
+        # a tile read whole on the field is what lies on it, whatever else reaches in
+        # (a field holds one tile): it is weighed before the faces of unsure shape
+        if best is not None and best.value != UNKNOWN and best_overlap > 0.15 * core_area:
+            break
         if overlap > best_overlap:
             best, best_box, best_overlap = face, box, overlap
     if best is not None and best_overlap > 0.15 * core_area:
