@@ -12,7 +12,7 @@ from test_kids_vision import BOARDS, SEA, _compare, _master_content
 
 from vision.kids import UNKNOWN, analyse_kids, recognise_kids
 from vision.kids.boards import CREAM_RGB, BoardFind
-from vision.kids.colors import balance_gains
+from vision.kids.colors import COLORS, balance_gains, label_map
 from vision.kids.tiles import MIN_CONFIDENCE
 from vision.synth import Conditions
 from vision.synth.hand import SLEEVE_RGB
@@ -40,6 +40,20 @@ def test_a_shadow_or_a_grey_sleeve_is_not_taken_for_the_print() -> None:
     grey = np.clip(np.float32([92, 90, 88]) + rng.normal(0, 3, (1200, 3)), 0, 255)
     gains = balance_gains(np.concatenate([print_px, grey]).astype(np.uint8), CREAM_RGB)
     assert np.allclose(np.median(_balanced(print_px, gains), axis=0), CREAM_BGR, rtol=0.03)
+
+
+def test_the_prints_dark_ink_is_no_tile_colour_where_no_tile_of_its_hue_lies() -> None:
+    # a board with no red tile: its purplish-brown outlines (saturation about 85, as the
+    # renderer's ink reads once balanced) are the only pixels of red's hue, and the
+    # threshold that follows a colour's own pixels for washed-out tiles must not fall to them
+    rng = np.random.default_rng(3)
+    patch = np.clip(CREAM_BGR + rng.normal(0, 2, (120, 160, 3)), 0, 255).astype(np.uint8)
+    for y in range(10, 120, 25):
+        cv2.rectangle(patch, (10, y), (150, y + 2), (64, 52, 78), -1)  # BGR of RGB (78, 52, 64)
+    cv2.circle(patch, (80, 60), 12, (200, 120, 40), -1)  # a blue tile's top
+    labels, _ = label_map(patch, np.ones(3, np.float32))
+    assert not np.any(labels == COLORS.index("red") + 1)
+    assert np.count_nonzero(labels == COLORS.index("blue") + 1) > 0.9 * np.pi * 12**2
 
 
 def test_fields_under_incandescent_light_are_read() -> None:

@@ -23,6 +23,7 @@ MIN_VALUE = 45
 # pixels), but never below what the light prints (field tints, pastel art, bowl floors,
 # about 50 at most) can reach.
 _LOWEST_SATURATION = 72
+_DIM = 120  # value below half a balanced print's: no washed-out tile is this dark
 # Incandescent light (2700 K) leaves a cream print with about half its blue, and a dim
 # photo needs more besides: gains reach this far before they are taken for no print at all.
 _GAIN_RANGE = (0.5, 2.5)
@@ -99,14 +100,22 @@ def label_map(
     hue_class = hue_classes(hsv)
     # each colour's saturation threshold, from a histogram of its pixels' saturations
     thresholds = np.full(256, 256, np.int32)
+    full = np.full(256, 256, np.int32)
+    lit = (hsv[..., 2] >= _DIM).view(np.uint8)
     for k, color in enumerate(COLORS, 1):
-        counts = cv2.calcHist([sat], [0], (hue_class == k).view(np.uint8), [256], [0, 256]).ravel()
-        threshold = MIN_SATURATION[color]
+        counts = cv2.calcHist([sat], [0], (hue_class == k).view(np.uint8) & lit, [256], [0, 256]).ravel()
+        threshold = full[k] = MIN_SATURATION[color]
         if counts.sum() >= 30:
             strongest = int(np.searchsorted(np.cumsum(counts), 0.9 * counts.sum()))
             threshold = int(np.clip(0.6 * strongest, _LOWEST_SATURATION, threshold))
         thresholds[k] = threshold
-    threshold_map = cv2.LUT(hue_class, np.clip(thresholds, 0, 255).astype(np.uint8))
+    # the lower thresholds are for tiles washed out, which are light; a dark pixel's hue
+    # and saturation are little more than noise and tint (the print's dark ink)
+    threshold_map = np.where(
+        lit > 0,
+        cv2.LUT(hue_class, np.clip(thresholds, 0, 255).astype(np.uint8)),
+        cv2.LUT(hue_class, np.clip(full, 0, 255).astype(np.uint8)),
+    )
     labels = np.where((sat >= threshold_map) & (hue_class > 0), hue_class, 0).astype(np.uint8)
     # hysteresis: paler pixels of a colour count where they join its strong pixels (a lit,
     # washed-out top face inside its own saturated rim)
