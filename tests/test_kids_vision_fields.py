@@ -56,6 +56,22 @@ def test_the_prints_dark_ink_is_no_tile_colour_where_no_tile_of_its_hue_lies() -
     assert np.count_nonzero(labels == COLORS.index("blue") + 1) > 0.9 * np.pi * 12**2
 
 
+def test_an_empty_field_in_tinted_shade_is_read_empty() -> None:
+    # light from the room (a warm wall, a wooden table) tints the shade over one field:
+    # its print reads a little more saturated than the rest of the board's, yet less
+    # than a sleeve or skin (70 and more)
+    frame, _ = render_kids_table(_master_content(), Conditions(tilt_deg=10, noise=1.5), 3)
+    find, _ = analyse_kids(frame, BOARDS).boards[0]
+    # round the square field at x 120-160 mm; the print there reads saturation 66-69
+    around = find.plane.to_image(np.array([[112.0, 6], [168, 6], [168, 54], [112, 54]]))
+    shade = np.zeros(frame.shape[:2], np.uint8)
+    cv2.fillPoly(shade, [np.round(around).astype(np.int32)], 255)
+    shade = cv2.GaussianBlur(shade, (0, 0), 3)[..., None] / 255.0
+    tinted = frame * (1 - shade + shade * np.float32([0.85, 0.95, 0.98]))
+    _, reading = analyse_kids(np.clip(tinted, 0, 255).astype(np.uint8), BOARDS).boards[0]
+    assert reading.pictures[0][2].value is None
+
+
 def test_fields_under_incandescent_light_are_read() -> None:
     # a warm lamp (2600 K) and a dim photo: the print needs more blue gain than daylight
     cond = Conditions(
@@ -216,6 +232,18 @@ def test_an_empty_field_partly_under_an_arm_is_still_empty(sleeve_rgb: tuple[int
     assert find.board.name == SEA.name and reading.pictures[0][2].value is None  # x 120-160 mm
     # the arm hides the field's right fifth, well away from its middle
     covered = _with_arm(frame, find, np.array([[151, -60], [230, -60], [230, 60], [151, 60]]), sleeve_rgb)
+    _, reading = analyse_kids(covered, BOARDS).boards[0]
+    field = reading.pictures[0][2]
+    assert field.value is None and MIN_CONFIDENCE <= field.confidence < 0.8
+
+
+@pytest.mark.parametrize("sleeve_rgb", [SLEEVE_RGB[0], SLEEVE_RGB[3]])  # dark; green, read as a tile colour
+def test_an_empty_field_whose_middle_a_sleeve_reaches_into_is_still_empty(sleeve_rgb) -> None:
+    # the arm hides the square field's right 17 mm (x 143-160), a fifth of its middle
+    # (x 133-147 mm): a tile on the field would cover all of the middle, and most shows print
+    frame, _ = render_kids_table(_master_content(), Conditions(tilt_deg=10, noise=1.5), 3)
+    find, _ = analyse_kids(frame, BOARDS).boards[0]
+    covered = _with_arm(frame, find, np.array([[143, -60], [230, -60], [230, 60], [143, 60]]), sleeve_rgb)
     _, reading = analyse_kids(covered, BOARDS).boards[0]
     field = reading.pictures[0][2]
     assert field.value is None and MIN_CONFIDENCE <= field.confidence < 0.8

@@ -69,8 +69,10 @@ _SPECKS = 0.02  # the share of the middle that may show specks (noise, a crumb)
 # the least share of a field's inside, and of its middle (which a tile on it covers), that
 # the photo must show for the field to be read from it
 _IN_PHOTO = 0.5
+_EDGE_MM = 1.0  # how far an arm's or a sleeve's edge blends into the print in a photo
 _RIM_MM2 = 25.0  # a tile's rim or side face left by glare shows at least this much colour
 _DARK = 100  # value (of a balanced print at about 240) below which it is no print in light
+_PRINT_SAT = 70  # saturation below which a light pixel is print; above, a tile, a sleeve or skin
 
 
 @dataclass
@@ -343,7 +345,7 @@ def _unexplained(hsv: np.ndarray, labels: np.ndarray) -> np.ndarray:
     """Pixels that are neither a tile colour nor a light print: a hand, a sleeve, a cup
     (black: outside the image)."""
     sat, val = hsv[..., 1], hsv[..., 2]
-    return ((labels == 0) & ((sat >= 70) | (val < 45)) & (val > 0)).astype(np.uint8)
+    return ((labels == 0) & ((sat >= _PRINT_SAT) | (val < 45)) & (val > 0)).astype(np.uint8)
 
 
 def _read_field(
@@ -408,7 +410,7 @@ def _read_field(
     # no tile: the field's light print must show nearly everywhere
     sat = hsv[y0:y1, x0:x1, 1][core_px]
     val = hsv[y0:y1, x0:x1, 2][core_px]
-    light = float(np.mean((sat < 65) & (val > 40)))
+    light = float(np.mean((sat < _PRINT_SAT) & (val > 40)))
     tile_px = float(np.mean(win_tiles[core_px] > 0))
     hidden = float(np.mean(covered[y0:y1, x0:x1][core_px] > 0))
     if light >= 0.8 and tile_px < 0.05 and hidden < 0.1:
@@ -430,10 +432,11 @@ def _clear_middle(
 ) -> bool:
     """Whether a field partly hidden (an arm, a sleeve, a neighbour's tile over its edge,
     the photo's edge) is still seen to be empty: its middle, which any tile lying on it
-    covers, shows only print in light where the photo shows it (a dark sleeve is no
-    print), and every patch of tile colour in the field bigger than a speck runs on out
-    of its surroundings (a tile on the field whose top glare washes out shows a light
-    middle too, and its rim reaches past the outline by no more than its side)."""
+    covers whole, shows print in light over at least half of it, and nothing else but
+    what runs on out of the field's surroundings (an arm, a sleeve, of a tile's colour
+    or not); and every patch of tile colour in the field bigger than a speck runs on out
+    too (a tile on the field whose top glare washes out shows a light middle, and its
+    rim and side faces reach past the outline by no more than its side)."""
     x0, y0, x1, y1 = window
     inside = (slice(y0, y1), slice(x0, x1))
     field = np.zeros((y1 - y0, x1 - x0), np.uint8)
@@ -447,13 +450,22 @@ def _clear_middle(
     ring = np.round((centre + _MIDDLE * (outline - centre)) * s - (x0, y0)).astype(np.int32)
     cv2.fillPoly(middle, [ring], 1)
     sat, val = hsv[inside][..., 1][middle > 0], hsv[inside][..., 2][middle > 0]
-    lit = (sat < 65) & (val >= _DARK) & (tiles[inside][middle > 0] == 0) & (covered[inside][middle > 0] == 0)
-    # the photo's edge may cut the middle: what of it the photo shows must be print (the
-    # rectified photo blends into the black beyond its edge over a pixel or two)
+    tile_colour = tiles[inside][middle > 0] > 0
+    hidden = covered[inside][middle > 0] > 0
+    lit = (sat < _PRINT_SAT) & (val >= _DARK) & ~tile_colour & ~hidden
+    # the photo's edge may cut the middle (the rectified photo blends into the black
+    # beyond its edge over a pixel or two), and a sleeve may reach into it: a tile on the
+    # field would cover all of the middle, so what of it shows print is enough, if
+    # nothing else there might be a tile (a sleeve of a tile's colour runs on out of
+    # the field's surroundings; a tile on the field does not)
     shown = cv2.erode((hsv[inside][..., 2] > 0).view(np.uint8), _disc(2))[middle > 0] > 0
-    if np.count_nonzero(shown) < _IN_PHOTO * lit.size:
+    if np.count_nonzero(shown & lit) < _IN_PHOTO * lit.size:
         return False
-    return np.count_nonzero(shown & ~lit) <= _SPECKS * lit.size
+    _, over = cv2.connectedComponents(tiles[inside] | covered[inside])
+    sleeve = np.isin(over, _on_edge(over)[_on_edge(over) > 0]).view(np.uint8)
+    # with the blurred edge it blends into the print over
+    sleeve = cv2.dilate(sleeve, _disc(_EDGE_MM * s))[middle > 0] > 0
+    return np.count_nonzero(shown & ~lit & ~sleeve) <= _SPECKS * lit.size
 
 
 def _sweep_px(plane: Plane, s: float, at_px: np.ndarray) -> np.ndarray:
@@ -531,7 +543,7 @@ def _alone(face: TileBlob, hsv: np.ndarray, s: float, corner: tuple[int, int]) -
     cv2.drawContours(inside, [face.contour], -1, 1, -1, offset=(-corner[0], -corner[1]))
     own_hue = hue_classes(hsv) == COLORS.index(face.color) + 1
     ring = (cv2.dilate(inside, _disc(_RING_MM * s)) > 0) & (inside == 0)
-    foreign = ~own_hue & ((hsv[..., 1] >= 70) | (hsv[..., 2] < _DARK))
+    foreign = ~own_hue & ((hsv[..., 1] >= _PRINT_SAT) | (hsv[..., 2] < _DARK))
     return not (_runs_out(own_hue | (inside > 0), inside > 0) or _runs_out(foreign, ring & foreign))
 
 
