@@ -13,6 +13,8 @@ from test_kids_vision import BOARDS, SEA, _compare, _master_content
 from vision.kids import UNKNOWN, analyse_kids, recognise_kids
 from vision.kids.boards import CREAM_RGB, BoardFind
 from vision.kids.colors import COLORS, balance_gains, label_map
+from vision.kids.packing import lay_hidden
+from vision.kids.shapes import face_outline
 from vision.kids.tiles import MIN_CONFIDENCE
 from vision.synth import Conditions
 from vision.synth.hand import SLEEVE_RGB
@@ -247,6 +249,34 @@ def test_an_empty_field_whose_middle_a_sleeve_reaches_into_is_still_empty(sleeve
     _, reading = analyse_kids(covered, BOARDS).boards[0]
     field = reading.pictures[0][2]
     assert field.value is None and MIN_CONFIDENCE <= field.confidence < 0.8
+
+
+def test_a_tile_whose_side_an_arm_hides_is_named_by_its_colour() -> None:
+    # the red square on the circle field (x 20-60 mm) lies about x 27-53 mm: the arm
+    # hides its right third, and all of the square that does not show lies under it
+    frame, _ = render_kids_table(_master_content(), Conditions(tilt_deg=10, noise=1.5), 3)
+    find, _ = analyse_kids(frame, BOARDS).boards[0]
+    covered = _with_arm(frame, find, np.array([[45, -60], [120, -60], [120, 60], [45, 60]]))
+    _, reading = analyse_kids(covered, BOARDS).boards[0]
+    field = reading.pictures[0][0]
+    assert field.value == "red" and MIN_CONFIDENCE <= field.confidence < 0.6
+
+
+@pytest.mark.parametrize("rest_hidden", [True, False])
+def test_a_face_is_laid_whole_only_where_what_does_not_show_is_hidden(rest_hidden: bool) -> None:
+    s = 2.5
+    square = np.zeros((100, 100), np.uint8)
+    cv2.fillPoly(square, [np.round(face_outline("square") * s + 50).astype(np.int32)], 1)  # 62 px across
+    seen = square.copy()
+    seen[:, 58:] = 0  # the square's right part does not show
+    hidden = np.zeros_like(seen)
+    if rest_hidden:
+        hidden[:, 58:] = 1  # a sleeve over it; otherwise print lies round what shows
+    laid = lay_hidden(seen, hidden, "square", s)
+    if rest_hidden:
+        assert laid is not None and np.allclose(laid.centres[0], (50, 50), atol=2)
+    else:
+        assert laid is None
 
 
 def test_a_field_whose_middle_an_arm_hides_is_not_read_empty() -> None:

@@ -23,6 +23,7 @@ from vision.geometry import apply_h
 
 from .colors import COLORS, balance_gains, hue_classes, label_map
 from .geometry import BOARD_H_MM, BOARD_W_MM, Plane, board_point_mm, ellipse_through
+from .packing import lay_hidden
 from .shapes import SHAPES, classify, face_reach_mm, features, unsweep
 from .tiles import (
     MIN_CONFIDENCE,
@@ -70,6 +71,7 @@ _SPECKS = 0.02  # the share of the middle that may show specks (noise, a crumb)
 # the photo must show for the field to be read from it
 _IN_PHOTO = 0.5
 _EDGE_MM = 1.0  # how far an arm's or a sleeve's edge blends into the print in a photo
+_PARTLY_HIDDEN = 0.55  # a tile named by its colour, the rest of its face hidden
 _RIM_MM2 = 25.0  # a tile's rim or side face left by glare shows at least this much colour
 _DARK = 100  # value (of a balanced print at about 240) below which it is no print in light
 _PRINT_SAT = 70  # saturation below which a light pixel is print; above, a tile, a sleeve or skin
@@ -406,6 +408,8 @@ def _read_field(
                 by_colour = _by_colour(whole, outline, window, s=s, corner=(x0, y0))
             if by_colour is not None:
                 return FieldReading(best.color, by_colour, outline)
+            if _partly_hidden(best, outline, hsv, tiles, covered, s=s, window=(x0, y0, x1, y1)):
+                return FieldReading(best.color, _PARTLY_HIDDEN, outline)
         return FieldReading(best.value, round(best.confidence, 3), outline)
     # no tile: the field's light print must show nearly everywhere
     sat = hsv[y0:y1, x0:x1, 1][core_px]
@@ -419,6 +423,34 @@ def _read_field(
     if _clear_middle(outline, hsv, tiles, covered, s=s, window=(x0, y0, x1, y1)):
         return FieldReading(None, _PARTLY_SEEN_EMPTY, outline)
     return FieldReading(UNKNOWN, round(max(0.0, min(light, MIN_CONFIDENCE) - 0.3), 3), outline)
+
+
+def _partly_hidden(
+    face: TileBlob,
+    outline: np.ndarray,
+    hsv: np.ndarray,
+    tiles: np.ndarray,
+    covered: np.ndarray,
+    *,
+    s: float,
+    window: tuple[int, int, int, int],
+) -> bool:
+    """Whether a face of unsure shape is a tile of its colour on this field, the rest of
+    it hidden: under an arm or a sleeve (what runs on out of the field's surroundings),
+    or beyond the photo's edge (packing.lay_hidden)."""
+    x0, y0, x1, y1 = window
+    inside = (slice(y0, y1), slice(x0, x1))
+    seen = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.drawContours(seen, [face.contour], -1, 1, -1, offset=(-x0, -y0))
+    near = cv2.dilate(seen, _disc(_EDGE_MM * s))
+    _, parts = cv2.connectedComponents((tiles[inside] | covered[inside]) & (1 - near))
+    over = np.isin(parts, _on_edge(parts)[_on_edge(parts) > 0]) | (hsv[inside][..., 2] == 0)
+    hidden = cv2.dilate(over.view(np.uint8), _disc(_EDGE_MM * s))
+    laid = lay_hidden(seen, hidden, SHAPE_OF[face.color], s)
+    if laid is None:
+        return False
+    centre_mm = (np.array(laid.centres[0]) + np.array([x0, y0])) / s
+    return float(np.hypot(*(centre_mm - outline.mean(axis=0)))) <= _BY_COLOUR_OFF_MM
 
 
 def _clear_middle(

@@ -31,6 +31,13 @@ _LEAST_NEW = 0.4  # a face laid must explain this share of a face's area not yet
 _HIDDEN = 0.5  # tiles lying on one another hide at most this many tiles' area of a blob
 _HEM = 0.5  # weight of a face's hemmed-in rim pixels against the pixels it explains
 _WORK_PX_PER_MM = 1.5  # faces are laid at this resolution: a tile is 30 px across, enough
+# A tile partly hidden (lay_hidden): its face holds this share of what shows, of which
+# there is at least this share of a face; this share of the face does not show, and of
+# that, this share lies under what hides it.
+_HOLDS = 0.95
+_SEEN_LEAST = 0.4
+_UNSEEN_LEAST = 0.05
+_HIDDEN_ALL = 0.9
 
 
 @dataclass(frozen=True)
@@ -175,3 +182,41 @@ def _pack(
     if not centres or cover < _COVER or len(centres) > float(region.sum()) / areas[0] + _HIDDEN:
         return None
     return Packing(centres, turns)
+
+
+def lay_hidden(seen: np.ndarray, hidden: np.ndarray, shape: str, px_per_mm: float) -> Packing | None:
+    """The whole face of `shape` of which `seen` (a uint8 mask at `px_per_mm`: one tile's
+    top where it shows) is a part, the rest lying under `hidden` (a uint8 mask: an arm,
+    a sleeve, what the photo's edge cuts off); None when none is. The face must hold all
+    that shows, and what of it does not show must all be hidden: a fingertip or a sleeve's
+    cuff of a tile's colour, laid round with print, is no tile."""
+    faces = _faces(shape, round(px_per_mm, 2))
+    slack = max(1, round(_SLACK_MM * px_per_mm))
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * slack + 1, 2 * slack + 1))
+    pad = faces[0][1].shape[0] // 2 + slack + 1
+    border = (pad, pad, pad, pad, cv2.BORDER_CONSTANT)
+    seen_f = cv2.copyMakeBorder(seen, *border, value=0).astype(np.float32)
+    near_seen = cv2.dilate(seen_f, kernel)
+    # where the frame ends the patch shows nothing: hidden too
+    under = cv2.copyMakeBorder(hidden, *border, value=1).astype(np.float32) * (1 - near_seen)
+    shown = float(seen_f.sum())
+    best = None
+    for turn, mask, _ in faces:
+        loose = cv2.dilate(mask, kernel)
+        tight = cv2.erode(mask, kernel)
+        held = cv2.filter2D(seen_f, -1, loose, borderType=cv2.BORDER_CONSTANT)
+        # the face's inside not seen, and how much of that is hidden
+        unseen = float(tight.sum()) - cv2.filter2D(near_seen, -1, tight, borderType=cv2.BORDER_CONSTANT)
+        covered = cv2.filter2D(under, -1, tight, borderType=cv2.BORDER_CONSTANT)
+        fine = (held >= _HOLDS * shown) & (unseen >= _UNSEEN_LEAST * float(tight.sum()))
+        fine &= covered >= _HIDDEN_ALL * unseen
+        fine &= shown >= _SEEN_LEAST * float(mask.sum())
+        if not fine.any():
+            continue
+        score = np.where(fine, held + covered, -np.inf)
+        y, x = np.unravel_index(int(np.argmax(score)), score.shape)
+        if best is None or score[y, x] > best[0]:
+            best = (float(score[y, x]), float(x - pad), float(y - pad), turn)
+    if best is None:
+        return None
+    return Packing([(best[1], best[2])], [best[3]])
