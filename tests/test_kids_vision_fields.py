@@ -11,11 +11,11 @@ import pytest
 from test_kids_vision import BOARDS, SEA, _compare, _master_content
 
 from vision.kids import UNKNOWN, analyse_kids, recognise_kids
-from vision.kids.boards import CREAM_RGB, BoardFind
+from vision.kids.boards import CREAM_RGB, BoardFind, _partly_hidden
 from vision.kids.colors import COLORS, balance_gains, label_map
 from vision.kids.packing import lay_hidden
 from vision.kids.shapes import face_outline
-from vision.kids.tiles import MIN_CONFIDENCE
+from vision.kids.tiles import MIN_CONFIDENCE, TileBlob
 from vision.synth import Conditions
 from vision.synth.hand import SLEEVE_RGB
 from vision.synth.kids import random_kids_content, render_kids_table
@@ -260,6 +260,26 @@ def test_a_tile_whose_side_an_arm_hides_is_named_by_its_colour() -> None:
     _, reading = analyse_kids(covered, BOARDS).boards[0]
     field = reading.pictures[0][0]
     assert field.value == "red" and MIN_CONFIDENCE <= field.confidence < 0.6
+
+
+@pytest.mark.parametrize("side_face", [False, True])
+def test_a_tile_the_photos_edge_cuts_is_named_by_its_colour(side_face: bool) -> None:
+    # a yellow hexagon on its field (centred at 20, 20 mm), the photo ending at y 26 mm:
+    # seen steeply, its side face may lie between its top and the photo's edge
+    s = 2.5
+    hexagon = face_outline("hexagon") + 20
+    seen = np.zeros((100, 100), np.uint8)
+    cv2.fillPoly(seen, [np.round(hexagon * s).astype(np.int32)], 1)
+    seen[60:] = 0
+    tiles = seen.copy()
+    if side_face:
+        tiles[60:68] = cv2.dilate(seen, np.ones((1, 9), np.uint8))[59]
+    hsv = np.full((100, 100, 3), (30, 20, 230), np.uint8)
+    hsv[68 if side_face else 60 :] = 0  # beyond the photo
+    contours, _ = cv2.findContours(seen, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    face = TileBlob(UNKNOWN, 1, 0.0, "yellow", contours[0])
+    field = hexagon + 1.5 * (hexagon - 20) / np.hypot(*(hexagon - 20).T)[:, None]  # a field a little bigger
+    assert _partly_hidden(face, field, hsv, tiles, np.zeros_like(tiles), s=s, window=(0, 0, 100, 100))
 
 
 @pytest.mark.parametrize("rest_hidden", [True, False])

@@ -444,7 +444,10 @@ def _partly_hidden(
     cv2.drawContours(seen, [face.contour], -1, 1, -1, offset=(-x0, -y0))
     near = cv2.dilate(seen, _disc(_EDGE_MM * s))
     _, parts = cv2.connectedComponents((tiles[inside] | covered[inside]) & (1 - near))
-    over = np.isin(parts, _on_edge(parts)[_on_edge(parts) > 0]) | (hsv[inside][..., 2] == 0)
+    beyond = hsv[inside][..., 2] == 0
+    # what runs on out of the field's surroundings, or off the photo
+    out = np.concatenate([_on_edge(parts), parts[cv2.dilate(beyond.view(np.uint8), _disc(1)) > 0]])
+    over = np.isin(parts, out[out > 0]) | beyond
     hidden = cv2.dilate(over.view(np.uint8), _disc(_EDGE_MM * s))
     laid = lay_hidden(seen, hidden, SHAPE_OF[face.color], s)
     if laid is None:
