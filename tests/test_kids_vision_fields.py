@@ -251,6 +251,20 @@ def test_an_empty_field_whose_middle_a_sleeve_reaches_into_is_still_empty(sleeve
     assert field.value is None and MIN_CONFIDENCE <= field.confidence < 0.8
 
 
+@pytest.mark.parametrize("scene", [(1, 306), (1, 362)])
+def test_tiles_whose_top_glare_washes_out_whole_are_read_from_their_rims(scene: tuple[int, int]) -> None:
+    # two tables from the benchmark in a lamp's glare (0.8-0.86) and motion blur: a green
+    # diamond's top pales to light green but for its rim and side face, too thin to leave
+    # a face once cut back to the top
+    rng = np.random.default_rng(scene)
+    players = int(rng.integers(2, 5))
+    side = str(rng.choice(["apprentice", "master"]))
+    content = random_kids_content(rng, players=players, side=side, fill=float(rng.uniform(0.0, 1.0)))
+    frame, truth = render_kids_table(content, Conditions.random(rng), rng)
+    right, wrong, total = _compare(recognise_kids(frame, BOARDS), truth)
+    assert (right, wrong) == (total, 0)
+
+
 def test_a_tile_whose_side_an_arm_hides_is_named_by_its_colour() -> None:
     # the red square on the circle field (x 20-60 mm) lies about x 27-53 mm: the arm
     # hides its right third, and all of the square that does not show lies under it

@@ -72,6 +72,7 @@ _SPECKS = 0.02  # the share of the middle that may show specks (noise, a crumb)
 _IN_PHOTO = 0.5
 _EDGE_MM = 1.0  # how far an arm's or a sleeve's edge blends into the print in a photo
 _PARTLY_HIDDEN = 0.55  # a tile named by its colour, the rest of its face hidden
+_RIM_SHARE = 0.05  # of a field's middle, what a tile's rim left by glare shows of its colour
 _RIM_MM2 = 25.0  # a tile's rim or side face left by glare shows at least this much colour
 _DARK = 100  # value (of a balanced print at about 240) below which it is no print in light
 _PRINT_SAT = 70  # saturation below which a light pixel is print; above, a tile, a sleeve or skin
@@ -319,7 +320,18 @@ def read_board(frame: np.ndarray, find: BoardFind) -> BoardReading:
     hull_face = partial(_hull_face, masks=masks, hsv=hsv, s=s, sweep_at=sweep_at)
     h, w = labels.shape
     readings = [
-        _read_field(o, faces, boxes, tiles, hsv=hsv, covered=covered, s=s, size=(w, h), hull_face=hull_face)
+        _read_field(
+            o,
+            faces,
+            boxes,
+            tiles,
+            masks=masks,
+            hsv=hsv,
+            covered=covered,
+            s=s,
+            size=(w, h),
+            hull_face=hull_face,
+        )
         for o in outlines
     ]
     occluded = any(r.value == UNKNOWN and r.confidence == 0.0 for r in readings)
@@ -356,6 +368,7 @@ def _read_field(
     boxes: list[tuple[int, int, int, int]],
     tiles: np.ndarray,
     *,
+    masks: list[np.ndarray],
     hsv: np.ndarray,
     covered: np.ndarray,
     s: float,
@@ -411,6 +424,14 @@ def _read_field(
             if _partly_hidden(best, outline, hsv, tiles, covered, s=s, window=(x0, y0, x1, y1)):
                 return FieldReading(best.color, _PARTLY_HIDDEN, outline)
         return FieldReading(best.value, round(best.confidence, 3), outline)
+    # no face: glare may have washed out all of a tile's top but its rim and side face
+    # (too thin to leave a face once cut back to the top), which show round a pale top
+    # of their hue
+    seed = _rim(masks, core, corner=(x0, y0))
+    if seed is not None and (whole := hull_face(seed)) is not None:
+        by_colour = _by_colour(whole, outline, hsv[y0:y1, x0:x1], s=s, corner=(x0, y0))
+        if by_colour is not None:
+            return FieldReading(seed.color, by_colour, outline)
     # no tile: the field's light print must show nearly everywhere
     sat = hsv[y0:y1, x0:x1, 1][core_px]
     val = hsv[y0:y1, x0:x1, 2][core_px]
@@ -423,6 +444,23 @@ def _read_field(
     if _clear_middle(outline, hsv, tiles, covered, s=s, window=(x0, y0, x1, y1)):
         return FieldReading(None, _PARTLY_SEEN_EMPTY, outline)
     return FieldReading(UNKNOWN, round(max(0.0, min(light, MIN_CONFIDENCE) - 0.3), 3), outline)
+
+
+def _rim(masks: list[np.ndarray], core: np.ndarray, *, corner: tuple[int, int]) -> TileBlob | None:
+    """The colour most of a field's middle (`core`, a uint8 mask of its window at
+    `corner`) shows, as a face of unknown shape: its largest part there; None if there
+    is too little of any colour to be a tile's rim."""
+    x0, y0 = corner
+    h, w = core.shape
+    inside = core > 0
+    counts = [int(np.count_nonzero(m[y0 : y0 + h, x0 : x0 + w][inside])) for m in masks]
+    k = int(np.argmax(counts))
+    if counts[k] < _RIM_SHARE * np.count_nonzero(inside):
+        return None
+    window = masks[k][y0 : y0 + h, x0 : x0 + w]
+    contours, _ = cv2.findContours(window, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    largest = max(contours, key=cv2.contourArea) + np.array([x0, y0], np.int32)
+    return TileBlob(UNKNOWN, 1, 0.0, COLORS[k], largest)
 
 
 def _partly_hidden(
