@@ -38,6 +38,8 @@ FORMAT = "azul-kids-observation/1"
 _DETECT_SIZE = 960
 # the violet of the boards' frames and of the tray (OpenCV HSV)
 _VIOLET_LO, _VIOLET_HI = (118, 70, 35), (160, 255, 255)
+# how much longer than from straight above a board seen on three sides may be in the photo
+_STRETCH = (0.7, 0.8, 0.9, 1.0, 1.12, 1.25)
 
 __all__ = ["BIG", "FORMAT", "UNKNOWN", "KidsRecognition", "analyse_kids", "recognise_kids"]
 
@@ -141,11 +143,22 @@ def _partial_frames(frames: Frames, unnamed: list[np.ndarray], scale: float) -> 
 
 def _from_above(open_frames: list[list], scale: float) -> list[np.ndarray]:
     """Frames seen on three sides, completed in image px as if the camera looked straight
-    down: with no board found whole, nothing gives the table's plane."""
+    down: with no board found whole, nothing gives the table's plane. A tilted camera
+    foreshortens the board away from it, or draws it out towards it, so the unseen side
+    is also tried nearer and further (the print decides)."""
     board_mm = (BOARD_W_MM, BOARD_H_MM)
-    return [
-        q for sides in open_frames for q in complete_from_above([(p / scale, n) for p, n in sides], board_mm)
-    ]
+    out = []
+    for sides in open_frames:
+        sides = [(p / scale, n) for p, n in sides]
+        middle, normal = sides[1]
+        for quad in complete_from_above(sides, board_mm):
+            far = np.argsort(-np.abs((quad - middle) @ normal))[:2]  # the corners off the middle side
+            near = [next(j for j in ((k + 1) % 4, (k + 3) % 4) if j not in far) for k in far]
+            for stretch in _STRETCH:
+                moved = quad.copy()
+                moved[far] = quad[near] + stretch * (quad[far] - quad[near])
+                out.append(moved)
+    return out
 
 
 def _completed(
