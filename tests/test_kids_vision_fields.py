@@ -306,7 +306,7 @@ def test_a_face_is_laid_whole_only_where_what_does_not_show_is_hidden(rest_hidde
     hidden = np.zeros_like(seen)
     if rest_hidden:
         hidden[:, 58:] = 1  # a sleeve over it; otherwise print lies round what shows
-    laid = lay_hidden(seen, hidden, "square", s)
+    laid = lay_hidden(seen, hidden, "square", s, about=(50.0, 50.0), reach_mm=5.0)
     if rest_hidden:
         assert laid is not None and np.allclose(laid.centres[0], (50, 50), atol=2)
     else:

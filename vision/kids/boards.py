@@ -427,7 +427,8 @@ def _read_field(
     # no face: glare may have washed out all of a tile's top but its rim and side face
     # (too thin to leave a face once cut back to the top), which show round a pale top
     # of their hue
-    seed = _rim(masks, core, corner=(x0, y0))
+    tile_px = float(np.mean(win_tiles[core_px] > 0))
+    seed = _rim(masks, core, corner=(x0, y0)) if tile_px >= _RIM_SHARE else None
     if seed is not None and (whole := hull_face(seed)) is not None:
         by_colour = _by_colour(whole, outline, hsv[y0:y1, x0:x1], s=s, corner=(x0, y0))
         if by_colour is not None:
@@ -436,7 +437,6 @@ def _read_field(
     sat = hsv[y0:y1, x0:x1, 1][core_px]
     val = hsv[y0:y1, x0:x1, 2][core_px]
     light = float(np.mean((sat < _PRINT_SAT) & (val > 40)))
-    tile_px = float(np.mean(win_tiles[core_px] > 0))
     hidden = float(np.mean(covered[y0:y1, x0:x1][core_px] > 0))
     if light >= 0.8 and tile_px < 0.05 and hidden < 0.1:
         confidence = float(np.clip((light - 0.8) / 0.15, 0, 1)) * 0.5 + 0.5
@@ -487,11 +487,9 @@ def _partly_hidden(
     out = np.concatenate([_on_edge(parts), parts[cv2.dilate(beyond.view(np.uint8), _disc(1)) > 0]])
     over = np.isin(parts, out[out > 0]) | beyond
     hidden = cv2.dilate(over.view(np.uint8), _disc(_EDGE_MM * s))
-    laid = lay_hidden(seen, hidden, SHAPE_OF[face.color], s)
-    if laid is None:
-        return False
-    centre_mm = (np.array(laid.centres[0]) + np.array([x0, y0])) / s
-    return float(np.hypot(*(centre_mm - outline.mean(axis=0)))) <= _BY_COLOUR_OFF_MM
+    about = outline.mean(axis=0) * s - (x0, y0)
+    laid = lay_hidden(seen, hidden, SHAPE_OF[face.color], s, about=tuple(about), reach_mm=_BY_COLOUR_OFF_MM)
+    return laid is not None
 
 
 def _clear_middle(

@@ -184,39 +184,78 @@ def _pack(
     return Packing(centres, turns)
 
 
-def lay_hidden(seen: np.ndarray, hidden: np.ndarray, shape: str, px_per_mm: float) -> Packing | None:
+def lay_hidden(
+    seen: np.ndarray,
+    hidden: np.ndarray,
+    shape: str,
+    px_per_mm: float,
+    *,
+    about: tuple[float, float],
+    reach_mm: float,
+) -> Packing | None:
     """The whole face of `shape` of which `seen` (a uint8 mask at `px_per_mm`: one tile's
     top where it shows) is a part, the rest lying under `hidden` (a uint8 mask: an arm,
-    a sleeve, what the photo's edge cuts off); None when none is. The face must hold all
-    that shows, and what of it does not show must all be hidden: a fingertip or a sleeve's
-    cuff of a tile's colour, laid round with print, is no tile."""
-    faces = _faces(shape, round(px_per_mm, 2))
-    slack = max(1, round(_SLACK_MM * px_per_mm))
+    a sleeve, what the photo's edge cuts off), centred within `reach_mm` of `about` (mask
+    px); None when there is none. The face must hold all that shows, and what of it does
+    not show must all be hidden: a fingertip or a sleeve's cuff of a tile's colour, laid
+    round with print, is no tile."""
+    zoom = min(1.0, _WORK_PX_PER_MM / px_per_mm)
+    if zoom < 1.0:
+        seen, hidden = _shrink(seen, zoom), _shrink(hidden, zoom)
+    px = px_per_mm * zoom
+    faces = _faces(shape, round(px, 2))
+    slack = max(1, round(_SLACK_MM * px))
+    # only centres within reach are tried: the masks cut down to what such faces cover
+    half = faces[0][1].shape[0] // 2 + slack + 1
+    cx, cy = ((about[0] + 0.5) * zoom - 0.5, (about[1] + 0.5) * zoom - 0.5)
+    r = math.ceil(reach_mm * px)
+    x0, y0 = round(cx) - r - half, round(cy) - r - half
+    size = 2 * (r + half) + 1
+    seen_f = _cut(seen, x0, y0, size, 0).astype(np.float32)
+    if seen_f.sum() < seen.sum():
+        return None  # what shows reaches further than any such face
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * slack + 1, 2 * slack + 1))
-    pad = faces[0][1].shape[0] // 2 + slack + 1
-    border = (pad, pad, pad, pad, cv2.BORDER_CONSTANT)
-    seen_f = cv2.copyMakeBorder(seen, *border, value=0).astype(np.float32)
     near_seen = cv2.dilate(seen_f, kernel)
-    # where the frame ends the patch shows nothing: hidden too
-    under = cv2.copyMakeBorder(hidden, *border, value=1).astype(np.float32) * (1 - near_seen)
+    # past the photo's edge nothing shows: hidden too
+    under = _cut(hidden, x0, y0, size, 1).astype(np.float32) * (1 - near_seen)
     shown = float(seen_f.sum())
+    yy, xx = np.mgrid[:size, :size]
+    within = np.hypot(xx + x0 - cx, yy + y0 - cy) <= reach_mm * px
     best = None
     for turn, mask, _ in faces:
-        loose = cv2.dilate(mask, kernel)
-        tight = cv2.erode(mask, kernel)
+        loose, tight = _loose_and_tight(shape, round(px, 2), turn, slack)
         held = cv2.filter2D(seen_f, -1, loose, borderType=cv2.BORDER_CONSTANT)
         # the face's inside not seen, and how much of that is hidden
         unseen = float(tight.sum()) - cv2.filter2D(near_seen, -1, tight, borderType=cv2.BORDER_CONSTANT)
         covered = cv2.filter2D(under, -1, tight, borderType=cv2.BORDER_CONSTANT)
         fine = (held >= _HOLDS * shown) & (unseen >= _UNSEEN_LEAST * float(tight.sum()))
         fine &= covered >= _HIDDEN_ALL * unseen
-        fine &= shown >= _SEEN_LEAST * float(mask.sum())
+        fine &= within & (shown >= _SEEN_LEAST * float(mask.sum()))
         if not fine.any():
             continue
         score = np.where(fine, held + covered, -np.inf)
         y, x = np.unravel_index(int(np.argmax(score)), score.shape)
         if best is None or score[y, x] > best[0]:
-            best = (float(score[y, x]), float(x - pad), float(y - pad), turn)
+            best = (float(score[y, x]), x + x0, y + y0, turn)
     if best is None:
         return None
-    return Packing([(best[1], best[2])], [best[3]])
+    _, x, y, turn = best
+    return Packing([((x + 0.5) / zoom - 0.5, (y + 0.5) / zoom - 0.5)], [turn])
+
+
+def _cut(mask: np.ndarray, x0: int, y0: int, size: int, fill: int) -> np.ndarray:
+    """The size x size square of a mask from (x0, y0), `fill` where it lies off the mask."""
+    h, w = mask.shape
+    out = np.full((size, size), fill, np.uint8)
+    xa, ya, xb, yb = max(0, x0), max(0, y0), min(w, x0 + size), min(h, y0 + size)
+    if xa < xb and ya < yb:
+        out[ya - y0 : yb - y0, xa - x0 : xb - x0] = mask[ya:yb, xa:xb]
+    return out
+
+
+@cache
+def _loose_and_tight(shape: str, px_per_mm: float, turn: float, slack: int) -> tuple[np.ndarray, np.ndarray]:
+    """A face turned `turn` grown and shrunk by the slack of its outline."""
+    mask = next(m for t, m, _ in _faces(shape, px_per_mm) if t == turn)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * slack + 1, 2 * slack + 1))
+    return cv2.dilate(mask, kernel), cv2.erode(mask, kernel)
