@@ -481,12 +481,7 @@ def _partly_hidden(
     seen = np.zeros((y1 - y0, x1 - x0), np.uint8)
     cv2.drawContours(seen, [face.contour], -1, 1, -1, offset=(-x0, -y0))
     near = cv2.dilate(seen, _disc(_EDGE_MM * s))
-    _, parts = cv2.connectedComponents((tiles[inside] | covered[inside]) & (1 - near))
-    beyond = hsv[inside][..., 2] == 0
-    # what runs on out of the field's surroundings, or off the photo
-    out = np.concatenate([_on_edge(parts), parts[cv2.dilate(beyond.view(np.uint8), _disc(1)) > 0]])
-    over = np.isin(parts, out[out > 0]) | beyond
-    hidden = cv2.dilate(over.view(np.uint8), _disc(_EDGE_MM * s))
+    hidden = _running_out((tiles[inside] | covered[inside]) & (1 - near), s, beyond=hsv[inside][..., 2] == 0)
     about = outline.mean(axis=0) * s - (x0, y0)
     laid = lay_hidden(seen, hidden, SHAPE_OF[face.color], s, about=tuple(about), reach_mm=_BY_COLOUR_OFF_MM)
     return laid is not None
@@ -532,11 +527,22 @@ def _clear_middle(
     shown = cv2.erode((hsv[inside][..., 2] > 0).view(np.uint8), _disc(2))[middle > 0] > 0
     if np.count_nonzero(shown & lit) < _IN_PHOTO * lit.size:
         return False
-    _, over = cv2.connectedComponents(tiles[inside] | covered[inside])
-    sleeve = np.isin(over, _on_edge(over)[_on_edge(over) > 0]).view(np.uint8)
-    # with the blurred edge it blends into the print over
-    sleeve = cv2.dilate(sleeve, _disc(_EDGE_MM * s))[middle > 0] > 0
+    sleeve = _running_out(tiles[inside] | covered[inside], s)[middle > 0] > 0
     return np.count_nonzero(shown & ~lit & ~sleeve) <= _SPECKS * lit.size
+
+
+def _running_out(mask: np.ndarray, s: float, *, beyond: np.ndarray | None = None) -> np.ndarray:
+    """The parts of a field window's mask (uint8) that run on out of the window (an arm,
+    a sleeve) or, given `beyond` (where the photo ends), off the photo, with the blurred
+    edge they blend into the print over (uint8)."""
+    _, parts = cv2.connectedComponents(mask)
+    out = _on_edge(parts)
+    if beyond is not None:
+        out = np.concatenate([out, parts[cv2.dilate(beyond.view(np.uint8), _disc(1)) > 0]])
+    over = np.isin(parts, out[out > 0])
+    if beyond is not None:
+        over |= beyond
+    return cv2.dilate(over.view(np.uint8), _disc(_EDGE_MM * s))
 
 
 def _sweep_px(plane: Plane, s: float, at_px: np.ndarray) -> np.ndarray:
