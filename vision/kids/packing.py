@@ -216,7 +216,7 @@ def lay_hidden(
         return None  # what shows reaches further than any such face
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * slack + 1, 2 * slack + 1))
     near_seen = cv2.dilate(seen_f, kernel)
-    # past the photo's edge nothing shows: hidden too
+    # what lies past the masks' edge is not seen: hidden too
     under = _cut(hidden, x0, y0, size, 1).astype(np.float32) * (1 - near_seen)
     shown = float(seen_f.sum())
     yy, xx = np.mgrid[:size, :size]
