@@ -45,7 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from companion.rules.kids_board import example_boards
 from vision.kids import UNKNOWN, recognise_kids
 from vision.synth import Conditions
-from vision.synth.kids import random_kids_content, render_kids_table
+from vision.synth.kids import mixed_kids_table, render_kids_table
 
 
 def _match(found: list[dict], truth: list[dict], radius: float) -> dict[int, int]:
@@ -108,18 +108,8 @@ def score_frame(obs: dict, truth: dict, tally: Counter) -> None:
         tally["bowls_confidently_wrong"] += (not right) and fbowl["unknown"] == 0 and not fbowl["occluded"]
 
 
-def frame_spec(i: int, seed: int) -> tuple:
-    rng = np.random.default_rng([seed, i])
-    players = 4 if i % 4 == 0 else int(rng.integers(2, 5))
-    side = str(rng.choice(["apprentice", "master"]))
-    content = random_kids_content(rng, players=players, side=side, fill=float(rng.uniform(0.0, 1.0)))
-    # every fourth frame is the latency case: a 4-player table at 1920x1080
-    cond = Conditions.random(rng, 1920, 1080) if i % 4 == 0 else Conditions.random(rng)
-    return content, cond, rng
-
-
 def load_or_render(i: int, seed: int, cache: Path | None) -> tuple[np.ndarray, dict, Conditions]:
-    content, cond, rng = frame_spec(i, seed)
+    content, cond, rng = mixed_kids_table(seed, i)
     if cache is not None:
         img_path, truth_path = cache / f"kids_{seed}_{i:04d}.png", cache / f"kids_{seed}_{i:04d}.json"
         if img_path.exists() and truth_path.exists():

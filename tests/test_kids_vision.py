@@ -19,7 +19,7 @@ from vision.synth import Conditions
 from vision.synth.kids import (
     KidsBoardContent,
     KidsTableContent,
-    random_kids_content,
+    mixed_kids_table,
     render_board_photo,
     render_kids_table,
 )
@@ -248,11 +248,8 @@ def test_boards_the_photos_edges_cut_are_found_though_none_shows_whole() -> None
     # a table from the benchmark (seed 3, frame 58) framed tight at 25 degrees: each of the
     # two boards runs off the photo, so no board found whole gives the table's plane, and
     # the unseen side completed as if from straight above lies some mm off
-    rng = np.random.default_rng([3, 58])
-    players = int(rng.integers(2, 5))
-    side = str(rng.choice(["apprentice", "master"]))
-    content = random_kids_content(rng, players=players, side=side, fill=float(rng.uniform(0.0, 1.0)))
-    frame, truth = render_kids_table(content, Conditions.random(rng), rng)
+    content, cond, rng = mixed_kids_table(3, 58)
+    frame, truth = render_kids_table(content, cond, rng)
     assert len(truth["boards"]) == 2
     obs = recognise_kids(frame, BOARDS)
     assert len(obs["boards"]) == 2

@@ -18,7 +18,7 @@ from vision.kids.shapes import face_outline
 from vision.kids.tiles import MIN_CONFIDENCE, TileBlob
 from vision.synth import Conditions
 from vision.synth.hand import SLEEVE_RGB
-from vision.synth.kids import random_kids_content, render_kids_table
+from vision.synth.kids import mixed_kids_table, random_kids_content, render_kids_table
 
 CREAM_BGR = np.float32(CREAM_RGB[::-1])
 
@@ -256,11 +256,8 @@ def test_tiles_whose_top_glare_washes_out_whole_are_read_from_their_rims(scene: 
     # two tables from the benchmark in a lamp's glare (0.8-0.86) and motion blur: a green
     # diamond's top pales to light green but for its rim and side face, too thin to leave
     # a face once cut back to the top
-    rng = np.random.default_rng(scene)
-    players = int(rng.integers(2, 5))
-    side = str(rng.choice(["apprentice", "master"]))
-    content = random_kids_content(rng, players=players, side=side, fill=float(rng.uniform(0.0, 1.0)))
-    frame, truth = render_kids_table(content, Conditions.random(rng), rng)
+    content, cond, rng = mixed_kids_table(*scene)
+    frame, truth = render_kids_table(content, cond, rng)
     right, wrong, total = _compare(recognise_kids(frame, BOARDS), truth)
     assert (right, wrong) == (total, 0)
 

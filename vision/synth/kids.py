@@ -175,6 +175,18 @@ def random_kids_content(
     return KidsTableContent(tuple(boards), tuple(bowls), big)
 
 
+def mixed_kids_table(seed: int, i: int) -> tuple[KidsTableContent, Conditions, np.random.Generator]:
+    """Frame ``i`` of the Kids benchmark's mix for ``seed``: its contents, its conditions and
+    the generator to render it with (as vision.synth.mixed_table for the base game)."""
+    rng = np.random.default_rng([seed, i])
+    players = 4 if i % 4 == 0 else int(rng.integers(2, 5))
+    side = str(rng.choice(list(SIDES)))
+    content = random_kids_content(rng, players=players, side=side, fill=float(rng.uniform(0.0, 1.0)))
+    # every fourth frame is the latency case: a 4-player table at 1920x1080
+    cond = Conditions.random(rng, 1920, 1080) if i % 4 == 0 else Conditions.random(rng)
+    return content, cond, rng
+
+
 # --- shapes and artwork -----------------------------------------------------------
 
 
