@@ -313,7 +313,8 @@ def read_board(frame: np.ndarray, find: BoardFind) -> BoardReading:
     labels, hsv = label_map(patch, gains)
     masks = colour_masks(labels, hsv, s)
     sweep_at = partial(_sweep_px, find.plane, s)
-    faces = read_faces_each(masks, tile_strength(hsv), s, sweep_at)
+    # tiles read whole first: one on a field is what lies there, whatever else reaches in
+    faces = sorted(read_faces_each(masks, tile_strength(hsv), s, sweep_at), key=lambda f: f.value == UNKNOWN)
     boxes = [cv2.boundingRect(face.contour) for face in faces]
     tiles = (labels > 0).astype(np.uint8)
     covered = _unexplained(hsv, labels)
@@ -391,7 +392,7 @@ def _read_field(
         return FieldReading(UNKNOWN, 0.0, outline)  # off the image
     win_tiles = tiles[y0:y1, x0:x1]
     best, best_box, best_overlap = None, None, 0
-    for face, box in sorted(zip(faces, boxes, strict=True), key=lambda fb: fb[0].value == UNKNOWN):
+    for face, box in zip(faces, boxes, strict=True):  # tiles read whole first
         bx, by, bw, bh = box
         if bx >= x1 or by >= y1 or bx + bw <= x0 or by + bh <= y0:
             continue
