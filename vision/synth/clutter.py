@@ -66,8 +66,7 @@ def in_view(thing: Thing, cam: Camera) -> bool:
     """Whether the whole thing lies in front of the camera. A thing set down beside or
     behind a low, tilted camera would project through the lens's plane into a smear over
     the whole photo (and the truth could not say what it hides): it is left off."""
-    a = np.linspace(0, 2 * np.pi, 24, endpoint=False)
-    ring = np.column_stack([thing.x + thing.radius * np.cos(a), thing.y + thing.radius * np.sin(a)])
+    ring = _ring(thing)
     base, top = np.zeros((len(ring), 1)), np.full((len(ring), 1), thing.height)
     points = np.concatenate([np.hstack([ring, base]), np.hstack([ring, top])])
     return bool(cam.depth(points).min() > _NEAREST_MM)
@@ -75,9 +74,14 @@ def in_view(thing: Thing, cam: Camera) -> bool:
 
 def shadow_outline(thing: Thing, offset_per_mm: np.ndarray) -> np.ndarray:
     """Table points (x, y) whose hull is the thing's shadow on the table."""
-    a = np.linspace(0, 2 * np.pi, 24, endpoint=False)
-    ring = np.column_stack([thing.x + thing.radius * np.cos(a), thing.y + thing.radius * np.sin(a)])
+    ring = _ring(thing)
     return np.concatenate([ring, ring + offset_per_mm * thing.height * 0.9])
+
+
+def _ring(thing: Thing) -> np.ndarray:
+    """Table points (x, y) round the thing's foot."""
+    a = np.linspace(0, 2 * np.pi, 24, endpoint=False)
+    return np.column_stack([thing.x + thing.radius * np.cos(a), thing.y + thing.radius * np.sin(a)])
 
 
 def draw_thing(frame: np.ndarray, cam: Camera, thing: Thing, light: np.ndarray) -> np.ndarray:
