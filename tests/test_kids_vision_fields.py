@@ -17,7 +17,7 @@ from vision.kids.packing import lay_hidden
 from vision.kids.shapes import face_outline
 from vision.kids.tiles import MIN_CONFIDENCE, TileBlob
 from vision.synth import Conditions
-from vision.synth.hand import SLEEVE_RGB
+from vision.synth.hand import SKIN_RGB, SLEEVE_RGB
 from vision.synth.kids import mixed_kids_table, random_kids_content, render_kids_table
 
 CREAM_BGR = np.float32(CREAM_RGB[::-1])
@@ -247,6 +247,26 @@ def test_an_empty_field_whose_middle_a_sleeve_reaches_into_is_still_empty(sleeve
     find, _ = analyse_kids(frame, BOARDS).boards[0]
     covered = _with_arm(frame, find, np.array([[143, -60], [230, -60], [230, 60], [143, 60]]), sleeve_rgb)
     _, reading = analyse_kids(covered, BOARDS).boards[0]
+    field = reading.pictures[0][2]
+    assert field.value is None and MIN_CONFIDENCE <= field.confidence < 0.8
+
+
+@pytest.mark.parametrize("skin_rgb", [SKIN_RGB[1], SKIN_RGB[3]])
+def test_an_empty_field_a_fingertip_reaches_into_is_still_empty(skin_rgb: tuple[int, int, int]) -> None:
+    # a hand hides the square field's right 4 mm (x 156-160); a fingertip reaches in to
+    # x 149, short of the middle (x 133-147 mm), lit so that its skin reads as yellow:
+    # that yellow is part of the hand, which runs on out of the field's surroundings
+    frame, _ = render_kids_table(_master_content(), Conditions(tilt_deg=10, noise=1.5), 3)
+    find, _ = analyse_kids(frame, BOARDS).boards[0]
+    hand = frame.copy()
+    a = np.linspace(0, 2 * np.pi, 48, endpoint=False)
+    for rgb, band in (
+        (skin_rgb, [[156, -60], [230, -60], [230, 60], [156, 60]]),
+        ((245, 190, 60), np.column_stack([154 + 5 * np.cos(a), 30 + 7 * np.sin(a)])),
+    ):
+        outline = find.plane.to_image(np.asarray(band, np.float64))
+        cv2.fillPoly(hand, [np.round(outline).astype(np.int32)], rgb[::-1], cv2.LINE_AA)
+    _, reading = analyse_kids(cv2.GaussianBlur(hand, (0, 0), 0.8), BOARDS).boards[0]
     field = reading.pictures[0][2]
     assert field.value is None and MIN_CONFIDENCE <= field.confidence < 0.8
 

@@ -508,8 +508,10 @@ def _clear_middle(
     inside = (slice(y0, y1), slice(x0, x1))
     field = np.zeros((y1 - y0, x1 - x0), np.uint8)
     cv2.fillPoly(field, [np.round(outline * s - (x0, y0)).astype(np.int32)], 1)
+    # a hand's skin shows partly in a tile's colour: what of it joins the hand runs out
+    runs_out = _running_out(tiles[inside] | covered[inside], s)
     _, parts, stats, _ = cv2.connectedComponentsWithStats(tiles[inside])
-    alone = np.setdiff1d(parts[field > 0], np.append(_on_edge(parts), 0))
+    alone = np.setdiff1d(parts[field > 0], np.append(parts[runs_out > 0], 0))
     if np.any(stats[alone, cv2.CC_STAT_AREA] >= _RIM_MM2 * s * s):
         return False
     centre = outline.mean(axis=0)
@@ -528,7 +530,7 @@ def _clear_middle(
     shown = cv2.erode((hsv[inside][..., 2] > 0).view(np.uint8), _disc(2))[middle > 0] > 0
     if np.count_nonzero(shown & lit) < _IN_PHOTO * lit.size:
         return False
-    sleeve = _running_out(tiles[inside] | covered[inside], s)[middle > 0] > 0
+    sleeve = runs_out[middle > 0] > 0
     return np.count_nonzero(shown & ~lit & ~sleeve) <= _SPECKS * lit.size
 
 
