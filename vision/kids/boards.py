@@ -458,10 +458,12 @@ def _rim(masks: list[np.ndarray], core: np.ndarray, *, corner: tuple[int, int]) 
     k = int(np.argmax(counts))
     if counts[k] < _RIM_SHARE * np.count_nonzero(inside):
         return None
-    window = masks[k][y0 : y0 + h, x0 : x0 + w]
-    contours, _ = cv2.findContours(window, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    largest = max(contours, key=cv2.contourArea) + np.array([x0, y0], np.int32)
-    return TileBlob(UNKNOWN, 1, 0.0, COLORS[k], largest)
+    # glare may cut the rim into pieces (one side and a corner): all of them in the middle
+    _, parts = cv2.connectedComponents(masks[k][y0 : y0 + h, x0 : x0 + w])
+    held = np.unique(parts[inside])
+    pieces = np.isin(parts, held[held > 0]).view(np.uint8)
+    rim = cv2.convexHull(cv2.findNonZero(pieces)) + np.array([x0, y0], np.int32)
+    return TileBlob(UNKNOWN, 1, 0.0, COLORS[k], rim)
 
 
 def _partly_hidden(
@@ -618,12 +620,14 @@ def _by_colour(
 def _alone(face: TileBlob, hsv: np.ndarray, s: float, corner: tuple[int, int]) -> bool:
     """Whether a face lies alone on the print: neither its hue, however pale, nor
     anything dark or of another colour touching it runs on out of the field's window
-    (a finger and its hand, a sleeve)."""
+    (a finger and its hand, a sleeve); the black past the photo's edge is neither."""
     inside = np.zeros(hsv.shape[:2], np.uint8)
     cv2.drawContours(inside, [face.contour], -1, 1, -1, offset=(-corner[0], -corner[1]))
     own_hue = hue_classes(hsv) == COLORS.index(face.color) + 1
     ring = (cv2.dilate(inside, _disc(_RING_MM * s)) > 0) & (inside == 0)
-    foreign = ~own_hue & ((hsv[..., 1] >= _PRINT_SAT) | (hsv[..., 2] < _DARK))
+    # past the photo's edge (and the pixel or two it blends over) nothing is seen
+    beyond = cv2.dilate((hsv[..., 2] == 0).view(np.uint8), _disc(2)) > 0
+    foreign = ~own_hue & ~beyond & ((hsv[..., 1] >= _PRINT_SAT) | (hsv[..., 2] < _DARK))
     return not (_runs_out(own_hue | (inside > 0), inside > 0) or _runs_out(foreign, ring & foreign))
 
 
