@@ -11,7 +11,8 @@ The recogniser is given every example board definition. Reported:
   counts all its fields wrong; "unknown" for a visible field counts wrong);
 - confidently wrong: fields read as a definite value (a colour or empty) that is not
   the truth, over all visible fields;
-- boards exact: boards found with the right definition, rotation and every visible field;
+- boards exact: boards found with the right definition, rotation and every visible field
+  (a board within 2 degrees of half-way between two quarter turns may be read at either);
 - bowls exact: bowls found with exactly the right tile counts and unknown count; a bowl
   partly under a hand is right when the recogniser says it is occluded and counts no
   tile that is not there;
@@ -46,6 +47,7 @@ from companion.rules.kids_board import example_boards
 from vision.kids import UNKNOWN, recognise_kids
 from vision.synth import Conditions
 from vision.synth.kids import mixed_kids_table, render_kids_table
+from vision.synth.truth import quarter_turns
 
 
 def _match(found: list[dict], truth: list[dict], radius: float) -> dict[int, int]:
@@ -72,12 +74,13 @@ def _fields(board: dict) -> list:
 def score_frame(obs: dict, truth: dict, tally: Counter) -> None:
     px = truth["geometry"]["camera"]["px_per_mm"]
     matches = _match(obs["boards"], truth["boards"], 100 * px)
-    for ti, tb in enumerate(truth["boards"]):
+    for ti, (tb, geo) in enumerate(zip(truth["boards"], truth["geometry"]["boards"], strict=True)):
         tvals = _fields(tb)
         fb = obs["boards"][matches[ti]] if ti in matches else None
         same_board = fb is not None and fb["board"] == tb["board"] and fb["side"] == tb["side"]
         fvals = _fields(fb) if same_board else [UNKNOWN] * len(tvals)
-        exact = same_board and fb["rotation"] == tb["rotation"]
+        turned_right = fb is not None and fb["rotation"] in quarter_turns(geo["outline"])
+        exact = same_board and turned_right
         for t, f in zip(tvals, fvals, strict=True):
             if t == UNKNOWN:
                 continue
@@ -91,7 +94,7 @@ def score_frame(obs: dict, truth: dict, tally: Counter) -> None:
         tally["boards_exact"] += exact
         tally["boards_named"] += same_board
         if fb is not None:
-            tally["rotation_right"] += fb["rotation"] == tb["rotation"]
+            tally["rotation_right"] += turned_right
     tally["boards_extra"] += len(obs["boards"]) - len(matches)
 
     bm = _match(obs["bowls"], truth["bowls"], 35 * px)

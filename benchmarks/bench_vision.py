@@ -9,7 +9,8 @@ light colour and falloff, glare, blur, noise, JPEG, wood/white tables, clutter, 
   in the truth (a board not found counts all its places wrong); places the truth marks
   hidden are left out;
 - confidently wrong: places read as a definite value that is not the truth, over all places;
-- boards exact: boards found with rotation, side and every visible place right;
+- boards exact: boards found with rotation, side and every visible place right (a board
+  within 2 degrees of half-way between two quarter turns may be read at either);
 - factories exact: discs found with exactly the right tiles (and unknown count);
 - centre exact: the centre pile's counts and marker right;
 - frames flagged occluded: of those where a hand hides part of the game, and of those
@@ -41,6 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from vision.recognize import recognize
 from vision.synth import Conditions, mixed_table, render_table
+from vision.synth.truth import quarter_turns
 
 UNKNOWN = "unknown"
 
@@ -85,11 +87,12 @@ def _match(found: list[dict], truth: list[dict], radius: float) -> dict[int, int
 def score_frame(obs: dict, truth: dict, tally: Counter, failures: list[dict] | None = None) -> None:
     px = truth["geometry"]["camera"]["px_per_mm"]
     matches = _match(obs["boards"], truth["boards"], 80 * px)
-    for ti, tb in enumerate(truth["boards"]):
+    for ti, (tb, geo) in enumerate(zip(truth["boards"], truth["geometry"]["boards"], strict=True)):
         tvals = place_values(tb)
         fb = obs["boards"][matches[ti]] if ti in matches else None
         fvals = place_values(fb) if fb else [UNKNOWN] * len(tvals)
-        exact = fb is not None and fb["rotation"] == tb["rotation"] and fb["side"] == tb["side"]
+        turned_right = fb is not None and fb["rotation"] in quarter_turns(geo["outline"])
+        exact = turned_right and fb["side"] == tb["side"]
         wrong = []
         for k, (t, f) in enumerate(zip(tvals, fvals, strict=True)):
             if t == UNKNOWN:
@@ -110,7 +113,7 @@ def score_frame(obs: dict, truth: dict, tally: Counter, failures: list[dict] | N
                              "side": [tb["side"], fb and fb["side"]],
                              "wrong_places": wrong if fb is not None else len(wrong)})
         if fb is not None:
-            tally["rotation_right"] += fb["rotation"] == tb["rotation"]
+            tally["rotation_right"] += turned_right
             tally["side_right"] += fb["side"] == tb["side"]
     tally["boards_extra"] += len(obs["boards"]) - len(matches)
 

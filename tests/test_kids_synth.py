@@ -18,6 +18,7 @@ from vision.synth.kids import (
     render_board_photo,
     render_kids_table,
 )
+from vision.synth.truth import quarter_turns
 
 SEA = example_board("Sea (example)")
 TURTLE = example_board("Turtle (example)")
@@ -56,6 +57,7 @@ def test_truth_reads_back_the_content(neutral) -> None:
     assert not truth["occluded"]
     seat0, seat1 = truth["boards"]
     assert seat0["rotation"] == 0 and seat1["rotation"] == 180
+    assert [quarter_turns(g["outline"]) for g in truth["geometry"]["boards"]] == [{0}, {180}]
     assert seat0["board"] == "Sea (example)" and seat0["side"] == "master"
     assert [p["id"] for p in seat0["pictures"]] == [p.id for p in SEA.pictures]
     assert all(

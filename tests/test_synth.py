@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import replace
 
 import cv2
@@ -21,6 +22,7 @@ from vision.synth import (
     render_table,
 )
 from vision.synth.designs import TILE_MEDIAN_RGB
+from vision.synth.truth import quarter_turns
 
 EMPTY = BoardContent()
 
@@ -95,6 +97,7 @@ def test_truth_reads_back_the_content_in_seat_order() -> None:
     # seat 0 is nearest the bottom edge (the south board), then bottom, left, top, right
     assert [g["content_index"] for g in truth["geometry"]["boards"]] == [0, 1, 2, 3]
     assert [b["rotation"] for b in truth["boards"]] == [0, 90, 180, 270]
+    assert [quarter_turns(g["outline"]) for g in truth["geometry"]["boards"]] == [{0}, {90}, {180}, {270}]
     for seen, board in zip(truth["boards"], boards, strict=True):
         assert [(x["color"], x["count"]) for x in seen["lines"]] == list(board.lines)
         assert seen["floor"] == list(board.floor)
@@ -111,9 +114,22 @@ def test_seats_follow_the_image_when_the_camera_stands_elsewhere() -> None:
     _, truth = render_table(content, cond, 2)
     assert [g["content_index"] for g in truth["geometry"]["boards"]] == [2, 3, 0, 1]
     assert [b["rotation"] for b in truth["boards"]] == [0, 90, 180, 270]
+    assert [quarter_turns(g["outline"]) for g in truth["geometry"]["boards"]] == [{0}, {90}, {180}, {270}]
     assert [b["lines"][0]["color"] for b in truth["boards"]] == ["black", "white", "blue", "yellow"]
     ys = [b["center"][1] for b in truth["boards"]]
     assert ys[0] == max(ys)
+
+
+@pytest.mark.parametrize(
+    ("angle", "turns"),
+    [(30, {0}), (43.5, {0, 90}), (46.5, {0, 90}), (48, {90}), (-135.5, {180, 270}), (181, {180})],
+)
+def test_a_board_near_half_way_between_quarter_turns_may_be_read_at_either(angle: float, turns: set) -> None:
+    # a board turned clockwise by `angle` in the image (y down): its top edge's corners first
+    a = math.radians(angle)
+    turn = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    outline = np.array([[-150, -100], [150, -100], [150, 100], [-150, 100]]) @ turn.T + (900, 500)
+    assert quarter_turns(outline) == turns
 
 
 @pytest.mark.parametrize("azimuth", [0, 90, 225])

@@ -11,11 +11,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+import cv2
 import numpy as np
 
 from .compose import polygon_mask, roi_of
 
 HIDDEN_FRACTION = 0.3
+QUARTER_SLACK_DEG = 2.0
 
 
 @dataclass
@@ -77,6 +79,21 @@ def _inside(point: np.ndarray, width: int, height: int) -> bool:
 def _rotation(up: np.ndarray) -> int:
     angle = math.degrees(math.atan2(up[0], -up[1]))
     return round(angle / 90.0) % 4 * 90
+
+
+def quarter_turns(outline: list | np.ndarray) -> set[int]:
+    """The rotations a board whose image outline (its top's corners, from the owner's
+    top left, clockwise) may rightly be read at: the nearest quarter turn, and both when
+    the board lies within QUARTER_SLACK_DEG of half-way between two, where an error of
+    a fraction of a degree in finding the board flips which is nearest."""
+    square = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
+    h = cv2.getPerspectiveTransform(square, np.float32(outline))
+    centre, top = cv2.perspectiveTransform(np.float32([[[0.5, 0.5], [0.5, 0.0]]]), h)[0]
+    up = top - centre
+    quarters = math.degrees(math.atan2(up[0], -up[1])) / 90.0
+    if abs(quarters - math.floor(quarters) - 0.5) * 90.0 <= QUARTER_SLACK_DEG:
+        return {math.floor(quarters) % 4 * 90, math.ceil(quarters) % 4 * 90}
+    return {round(quarters) % 4 * 90}
 
 
 def _clockwise_from_bottom(centers: list[np.ndarray], middle: np.ndarray) -> list[int]:
