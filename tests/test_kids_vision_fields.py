@@ -11,7 +11,7 @@ import pytest
 from test_kids_vision import BOARDS, SEA, _compare, _master_content
 
 from vision.kids import UNKNOWN, analyse_kids, recognise_kids
-from vision.kids.boards import CREAM_RGB, BoardFind, _partly_hidden
+from vision.kids.boards import CREAM_RGB, BoardFind, _partly_hidden, field_outline_mm, read_scale
 from vision.kids.colors import COLORS, balance_gains, label_map
 from vision.kids.packing import lay_hidden
 from vision.kids.shapes import face_outline
@@ -269,6 +269,21 @@ def test_an_empty_field_a_fingertip_reaches_into_is_still_empty(skin_rgb: tuple[
     _, reading = analyse_kids(cv2.GaussianBlur(hand, (0, 0), 0.8), BOARDS).boards[0]
     field = reading.pictures[0][2]
     assert field.value is None and MIN_CONFIDENCE <= field.confidence < 0.8
+
+
+@pytest.mark.parametrize("ink_rgb", [(190, 130, 40), (200, 60, 50)])  # yellow, red
+def test_a_fields_outline_whose_ink_takes_a_tiles_colour_is_no_tile(ink_rgb: tuple[int, int, int]) -> None:
+    # under tinted light the dark ink round an empty field may pass for a tile's colour:
+    # closed round the field, it would be filled in as a tile bigger than any
+    frame, _ = render_kids_table(_master_content(), Conditions(tilt_deg=10, noise=1.5), 3)
+    find, reading = analyse_kids(frame, BOARDS).boards[0]
+    assert find.board.name == SEA.name and reading.pictures[0][2].value is None
+    outline = find.plane.to_image(field_outline_mm(SEA.pictures[0].fields[2]))
+    width = max(1, round(1.2 * read_scale(find)))
+    cv2.polylines(frame, [np.round(outline).astype(np.int32)], True, ink_rgb[::-1], width, cv2.LINE_AA)
+    _, reading = analyse_kids(cv2.GaussianBlur(frame, (0, 0), 0.8), BOARDS).boards[0]
+    field = reading.pictures[0][2]
+    assert field.value is None and field.confidence >= MIN_CONFIDENCE
 
 
 @pytest.mark.parametrize("scene", [(1, 306), (1, 362), (4, 150), (4, 168), (4, 498)])

@@ -76,6 +76,8 @@ _RIM_SHARE = 0.05  # of a field's middle, what a tile's rim left by glare shows 
 _RIM_MM2 = 25.0  # a tile's rim or side face left by glare shows at least this much colour
 _DARK = 100  # value (of a balanced print at about 240) below which it is no print in light
 _PRINT_SAT = 70  # saturation below which a light pixel is print; above, a tile, a sleeve or skin
+_INK_MM = 1.5  # how far from a field's printed outline its ink shows (its width, blur, fit)
+_ON_INK = 0.6  # the share of a part of tile colour on the outlines that makes it their ink
 
 
 @dataclass
@@ -311,6 +313,7 @@ def read_board(frame: np.ndarray, find: BoardFind) -> BoardReading:
     interior = cv2.erode(interior, _disc(1.2 * s))
     gains = balance_gains(patch[::3, ::3][interior[::3, ::3] > 0], CREAM_RGB)
     labels, hsv = label_map(patch, gains)
+    labels = _without_ink(labels, outlines, s)
     masks = colour_masks(labels, hsv, s)
     sweep_at = partial(_sweep_px, find.plane, s)
     # tiles read whole first: one on a field is what lies there, whatever else reaches in
@@ -354,6 +357,21 @@ def _disc(radius_px: float) -> np.ndarray:
     """A round kernel of about this radius (px)."""
     d = 2 * max(1, round(radius_px)) + 1
     return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (d, d))
+
+
+def _without_ink(labels: np.ndarray, outlines: list[np.ndarray], s: float) -> np.ndarray:
+    """The label map without the parts that lie mostly on the fields' printed outlines:
+    under tinted light the dark ink can take on a tile's colour, and, closed round a
+    field, would be filled in as a tile bigger than any; a tile lies inside its field,
+    its rim clear of the outline."""
+    ink = np.zeros(labels.shape, np.uint8)
+    band = max(1, round(2 * _INK_MM * s))
+    cv2.polylines(ink, [np.round(o * s).astype(np.int32) for o in outlines], True, 1, band)
+    count, parts, stats, _ = cv2.connectedComponentsWithStats((labels > 0).view(np.uint8))
+    on_ink = np.bincount(parts[ink > 0], minlength=count)
+    printed = on_ink >= _ON_INK * stats[:, cv2.CC_STAT_AREA]
+    printed[0] = False
+    return np.where(printed[parts], 0, labels).astype(np.uint8)
 
 
 def _unexplained(hsv: np.ndarray, labels: np.ndarray) -> np.ndarray:
