@@ -36,6 +36,17 @@ def test_the_print_is_balanced_under_incandescent_light() -> None:
     assert np.allclose(np.median(_balanced(print_px, gains), axis=0), CREAM_BGR, rtol=0.03)
 
 
+def test_a_bright_tile_keeps_its_hue_when_balancing_brightens_it_past_white() -> None:
+    # a board in dim light: the balance doubles every channel, and a blue tile's blue
+    # (221 in the photo) would clip at 255 while its green rises, turning it cyan
+    tile = np.full((20, 20, 3), (221, 120, 45), np.uint8)
+    gains = np.float32([1.86, 2.07, 2.18])
+    clipped, _ = label_map(tile, gains)
+    labels, hsv = label_map(tile, gains, unclipped_hue=True)
+    assert not clipped.any()
+    assert (labels == COLORS.index("blue") + 1).all() and (hsv[..., 2] == 255).all()
+
+
 def test_a_shadow_or_a_grey_sleeve_is_not_taken_for_the_print() -> None:
     rng = np.random.default_rng(2)
     print_px = np.clip(CREAM_BGR * 0.85 + rng.normal(0, 3, (800, 3)), 0, 255)

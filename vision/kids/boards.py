@@ -312,7 +312,7 @@ def read_board(frame: np.ndarray, find: BoardFind) -> BoardReading:
         cv2.fillPoly(interior, [np.round(o * s).astype(np.int32)], 255)
     interior = cv2.erode(interior, _disc(1.2 * s))
     gains = balance_gains(patch[::3, ::3][interior[::3, ::3] > 0], CREAM_RGB)
-    labels, hsv = label_map(patch, gains)
+    labels, hsv = label_map(patch, gains, unclipped_hue=True)
     labels = _without_ink(labels, outlines, s)
     masks = colour_masks(labels, hsv, s)
     sweep_at = partial(_sweep_px, find.plane, s)

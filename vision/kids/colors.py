@@ -88,14 +88,28 @@ def hue_classes(hsv: np.ndarray, least_saturation: int = _LOWEST_SATURATION) -> 
 
 
 def label_map(
-    bgr: np.ndarray, gains: np.ndarray, *, grow_pale: bool = False, pale_inset_px: float = 0.0
+    bgr: np.ndarray,
+    gains: np.ndarray,
+    *,
+    grow_pale: bool = False,
+    pale_inset_px: float = 0.0,
+    unclipped_hue: bool = False,
 ) -> tuple[np.ndarray, np.ndarray]:
     """(labels, hsv): labels 1..4 for the tile colours (COLORS order), 0 elsewhere.
     `grow_pale` only where nothing pale shares a tile's hue (a bowl's lavender floor, not
     a board's tinted fields); pale pixels within `pale_inset_px` of the blob's outside
-    are not grown (a blurred edge is pale too, and would fatten every tile)."""
-    balanced = cv2.transform(bgr, np.diag(np.asarray(gains, np.float32)))  # saturates at 255
+    are not grown (a blurred edge is pale too, and would fatten every tile).
+    `unclipped_hue`: hue as if no channel clipped in balancing (below)."""
+    gains = np.asarray(gains, np.float32)
+    balanced = cv2.transform(bgr, np.diag(gains))  # saturates at 255
     hsv = cv2.cvtColor(balanced, cv2.COLOR_BGR2HSV)
+    top = float(gains.max())
+    if unclipped_hue and top > 1.0:
+        # a channel brightened past 255 clips, and turns the hue (a bright blue tile to
+        # cyan): hue, which brightness does not change, from the colours balanced but
+        # brightened no further than the photo's (saturation stays as clipped: it pales
+        # a bright print's pastels, as the eye sees them)
+        hsv[..., 0] = cv2.cvtColor(cv2.transform(bgr, np.diag(gains / top)), cv2.COLOR_BGR2HSV)[..., 0]
     sat = hsv[..., 1]
     hue_class = hue_classes(hsv)
     # each colour's saturation threshold, from a histogram of its pixels' saturations
