@@ -196,10 +196,11 @@ def test_a_tile_whose_glare_bites_through_its_side_is_still_the_face_on_its_fiel
     assert (right, wrong) == (total, 0)
 
 
-@pytest.mark.parametrize("sleeve", [(40, 40, 46), (150, 215, 240)])  # BGR: dark, a paler yellow
+# BGR: dark, a paler yellow, a darker yellow
+@pytest.mark.parametrize("sleeve", [(40, 40, 46), (150, 215, 240), (30, 110, 160)])
 def test_a_fingertip_of_a_tiles_colour_on_a_field_stays_unknown(sleeve: tuple[int, int, int]) -> None:
     # a yellow-gloved fingertip, tile-sized and centred on an empty field, at the end of a
-    # sleeve: its colour alone must not name a tile
+    # sleeve: its colour alone must not name a tile, nor its being lighter than the sleeve
     frame, _ = render_kids_table(_master_content(), Conditions(tilt_deg=10, noise=1.5), 3)
     find, reading = analyse_kids(frame, BOARDS).boards[0]
     assert (
@@ -315,6 +316,17 @@ def test_a_tile_whose_side_an_arm_hides_is_named_by_its_colour() -> None:
     frame, _ = render_kids_table(_master_content(), Conditions(tilt_deg=10, noise=1.5), 3)
     find, _ = analyse_kids(frame, BOARDS).boards[0]
     covered = _with_arm(frame, find, np.array([[45, -60], [120, -60], [120, 60], [45, 60]]))
+    _, reading = analyse_kids(covered, BOARDS).boards[0]
+    field = reading.pictures[0][0]
+    assert field.value == "red" and MIN_CONFIDENCE <= field.confidence < 0.6
+
+
+def test_a_tile_whose_side_a_sleeve_of_its_colour_hides_is_named_by_its_colour() -> None:
+    # as above, in a red sleeve: it joins the red square into one blob bigger than a
+    # tile, but cloth in the arm's shade is darker than a tile's top in the light
+    frame, _ = render_kids_table(_master_content(), Conditions(tilt_deg=10, noise=1.5), 3)
+    find, _ = analyse_kids(frame, BOARDS).boards[0]
+    covered = _with_arm(frame, find, np.array([[45, -60], [120, -60], [120, 60], [45, 60]]), SLEEVE_RGB[1])
     _, reading = analyse_kids(covered, BOARDS).boards[0]
     field = reading.pictures[0][0]
     assert field.value == "red" and MIN_CONFIDENCE <= field.confidence < 0.6

@@ -76,6 +76,7 @@ _RIM_SHARE = 0.05  # of a field's middle, what a tile's rim left by glare shows 
 _RIM_MM2 = 25.0  # a tile's rim or side face left by glare shows at least this much colour
 _DARK = 100  # value (of a balanced print at about 240) below which it is no print in light
 _PRINT_SAT = 70  # saturation below which a light pixel is print; above, a tile, a sleeve or skin
+_LIGHTER = 1.2  # a tile in light over a sleeve of its colour: this much lighter, at least
 _INK_MM = 1.5  # how far from a field's printed outline its ink shows (its width, blur, fit)
 _ON_INK = 0.6  # the share of a part of tile colour on the outlines that makes it their ink
 
@@ -430,8 +431,12 @@ def _read_field(
     if best is not None and best_overlap > 0.15 * core_area:
         bx, by, bw, bh = best_box
         if bx <= x0 or by <= y0 or bx + bw >= x1 or by + bh >= y1:  # bigger than a tile
-            if _clear_middle(outline, hsv, tiles, covered, s=s, window=(x0, y0, x1, y1)):
+            window = (x0, y0, x1, y1)
+            if _clear_middle(outline, hsv, tiles, covered, s=s, window=window):
                 return FieldReading(None, _PARTLY_SEEN_EMPTY, outline)
+            lit = _lit_part(best, outline, hsv, s=s, window=window)
+            if lit is not None and _partly_hidden(lit, outline, hsv, tiles, covered, s=s, window=window):
+                return FieldReading(best.color, _PARTLY_HIDDEN, outline)
             return FieldReading(UNKNOWN, 0.0, outline)
         if best.value == UNKNOWN:
             window = hsv[y0:y1, x0:x1]
@@ -482,6 +487,35 @@ def _rim(masks: list[np.ndarray], core: np.ndarray, *, corner: tuple[int, int]) 
     pieces = np.isin(parts, held[held > 0]).view(np.uint8)
     rim = cv2.convexHull(cv2.findNonZero(pieces)) + np.array([x0, y0], np.int32)
     return TileBlob(UNKNOWN, 1, 0.0, COLORS[k], rim)
+
+
+def _lit_part(
+    blob: TileBlob, outline: np.ndarray, hsv: np.ndarray, *, s: float, window: tuple[int, int, int, int]
+) -> TileBlob | None:
+    """The part of a blob bigger than a tile that is clearly lighter than the rest, where
+    it covers the field's middle: a tile partly under a sleeve of its colour, which is
+    darker (cloth, shaded round an arm); None if the blob is much of one lightness."""
+    x0, y0, x1, y1 = window
+    inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.drawContours(inside, [blob.contour], -1, 1, -1, offset=(-x0, -y0))
+    val = hsv[y0:y1, x0:x1, 2]
+    values = val[inside > 0]
+    if values.size < 2:
+        return None
+    level, _ = cv2.threshold(values.reshape(1, -1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    lighter, darker = values[values > level], values[values <= level]
+    if not (lighter.size and darker.size) or lighter.mean() < _LIGHTER * darker.mean():
+        return None
+    lit = cv2.morphologyEx(((inside > 0) & (val > level)).view(np.uint8), cv2.MORPH_OPEN, _disc(1))
+    _, parts = cv2.connectedComponents(lit)
+    centre = np.round(outline.mean(axis=0) * s - (x0, y0)).astype(int)
+    cx, cy = np.clip(centre, 0, np.array(lit.shape[::-1]) - 1)
+    if parts[cy, cx] == 0:
+        return None
+    part = (parts == parts[cy, cx]).view(np.uint8)
+    contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    top = max(contours, key=cv2.contourArea) + np.array([x0, y0], np.int32)
+    return TileBlob(UNKNOWN, 1, 0.0, blob.color, top)
 
 
 def _partly_hidden(
