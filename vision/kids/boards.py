@@ -672,7 +672,8 @@ def _by_colour(
 def _alone(face: TileBlob, hsv: np.ndarray, s: float, corner: tuple[int, int]) -> bool:
     """Whether a face lies alone on the print: neither its hue, however pale, nor
     anything dark or of another colour touching it runs on out of the field's window
-    (a finger and its hand, a sleeve); the black past the photo's edge is neither."""
+    (a finger and its hand, a sleeve); the black past the photo's edge is neither, nor
+    the print's thin dark lines, which a tall tile's side face may touch."""
     inside = np.zeros(hsv.shape[:2], np.uint8)
     cv2.drawContours(inside, [face.contour], -1, 1, -1, offset=(-corner[0], -corner[1]))
     own_hue = hue_classes(hsv) == COLORS.index(face.color) + 1
@@ -680,6 +681,7 @@ def _alone(face: TileBlob, hsv: np.ndarray, s: float, corner: tuple[int, int]) -
     # past the photo's edge (and the pixel or two it blends over) nothing is seen
     beyond = cv2.dilate((hsv[..., 2] == 0).view(np.uint8), _disc(2)) > 0
     foreign = ~own_hue & ~beyond & ((hsv[..., 1] >= _PRINT_SAT) | (hsv[..., 2] < _DARK))
+    foreign = cv2.morphologyEx(foreign.view(np.uint8), cv2.MORPH_OPEN, _disc(_INK_MM * s)) > 0
     return not (_runs_out(own_hue | (inside > 0), inside > 0) or _runs_out(foreign, ring & foreign))
 
 
