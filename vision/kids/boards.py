@@ -368,11 +368,17 @@ def _without_ink(labels: np.ndarray, outlines: list[np.ndarray], s: float) -> np
     ink = np.zeros(labels.shape, np.uint8)
     band = max(1, round(2 * _INK_MM * s))
     cv2.polylines(ink, [np.round(o * s).astype(np.int32) for o in outlines], True, 1, band)
-    count, parts, stats, _ = cv2.connectedComponentsWithStats((labels > 0).view(np.uint8))
-    on_ink = np.bincount(parts[ink > 0], minlength=count)
-    printed = on_ink >= _ON_INK * stats[:, cv2.CC_STAT_AREA]
-    printed[0] = False
-    return np.where(printed[parts], 0, labels).astype(np.uint8)
+    coloured = (labels > 0).view(np.uint8)
+    on_ink = cv2.bitwise_and(coloured, ink)
+    if not on_ink.any():
+        return labels
+    count, parts = cv2.connectedComponents(coloured)  # with stats, 6x slower
+    shares = np.bincount(parts[on_ink > 0], minlength=count)
+    areas = np.bincount(parts[coloured > 0], minlength=count)
+    printed = np.flatnonzero((shares >= _ON_INK * areas) & (areas > 0))
+    if not printed.size:
+        return labels
+    return np.where(np.isin(parts, printed), 0, labels).astype(np.uint8)
 
 
 def _unexplained(hsv: np.ndarray, labels: np.ndarray) -> np.ndarray:
