@@ -40,6 +40,8 @@ _DETECT_SIZE = 960
 _VIOLET_LO, _VIOLET_HI = (118, 70, 35), (160, 255, 255)
 # how much longer than from straight above a board seen on three sides may be in the photo
 _STRETCH = (0.7, 0.8, 0.9, 1.0, 1.12, 1.25)
+# ... and how far off the unseen side of a frame completed on the table's plane may lie
+_NUDGE = (0.98, 1.02, 0.96, 1.04)
 
 __all__ = ["BIG", "FORMAT", "UNKNOWN", "KidsRecognition", "analyse_kids", "recognise_kids"]
 
@@ -150,14 +152,22 @@ def _from_above(open_frames: list[list], scale: float) -> list[np.ndarray]:
     out = []
     for sides in open_frames:
         sides = [(p / scale, n) for p, n in sides]
-        middle, normal = sides[1]
         for quad in complete_from_above(sides, board_mm):
-            far = np.argsort(-np.abs((quad - middle) @ normal))[:2]  # the corners off the middle side
-            near = [next(j for j in ((k + 1) % 4, (k + 3) % 4) if j not in far) for k in far]
-            for stretch in _STRETCH:
-                moved = quad.copy()
-                moved[far] = quad[near] + stretch * (quad[far] - quad[near])
-                out.append(moved)
+            out += _stretched(quad, sides[1], _STRETCH)
+    return out
+
+
+def _stretched(quad: np.ndarray, middle: tuple[np.ndarray, np.ndarray], stretches: tuple) -> list[np.ndarray]:
+    """A frame completed from three sides, its unseen side moved nearer to or further
+    from the `middle` side (point, normal) by each stretch of the board's length."""
+    point, normal = middle
+    far = np.argsort(-np.abs((quad - point) @ normal))[:2]  # the corners off the middle side
+    near = [next(j for j in ((k + 1) % 4, (k + 3) % 4) if j not in far) for k in far]
+    out = []
+    for stretch in stretches:
+        moved = quad.copy()
+        moved[far] = quad[near] + stretch * (quad[far] - quad[near])
+        out.append(moved)
     return out
 
 
@@ -170,7 +180,9 @@ def _completed(
     definitions: tuple[KidsBoard, ...],
 ) -> list[BoardFind]:
     """Boards whose frame shows in part, completed on the plane of the best board found
-    whole (every board lies on the same table, and is 300 x 200 mm)."""
+    whole (every board lies on the same table, and is 300 x 200 mm). That plane, from a
+    frame's corners, is a little off: a board's length away from what shows of a frame,
+    the unseen side may be some px off, so it is also tried a little nearer and further."""
     plane = max(finds, key=lambda b: b.score).plane.h
     board_mm = (BOARD_W_MM, BOARD_H_MM)
     out, tried = [], []
@@ -184,9 +196,12 @@ def _completed(
             if _on_a_find(quad.mean(axis=0), finds) or any(_same_quad(quad, t) for t in tried):
                 continue  # a board already found, or a quad already matched
             tried.append(quad)
-            find = identify(frame, gray, quad, definitions)
-            if find is not None:
-                out.append(find)
+            nudged = _stretched(quad, sides[1], _NUDGE) if len(sides) == 3 else []
+            for candidate in [quad, *nudged]:
+                find = identify(frame, gray, candidate, definitions)
+                if find is not None:
+                    out.append(find)
+                    break
     return out
 
 
