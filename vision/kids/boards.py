@@ -478,8 +478,8 @@ def _read_field(
 
 def _rim(masks: list[np.ndarray], core: np.ndarray, *, corner: tuple[int, int]) -> TileBlob | None:
     """The colour most of a field's middle (`core`, a uint8 mask of its window at
-    `corner`) shows, as a face of unknown shape: its largest part there; None if there
-    is too little of any colour to be a tile's rim."""
+    `corner`) shows, as a face of unknown shape: the hull of its pieces there; None if
+    there is too little of any colour to be a tile's rim."""
     x0, y0 = corner
     h, w = core.shape
     inside = core > 0
@@ -687,6 +687,7 @@ def _alone(face: TileBlob, hsv: np.ndarray, s: float, corner: tuple[int, int]) -
     # past the photo's edge (and the pixel or two it blends over) nothing is seen
     beyond = cv2.dilate((hsv[..., 2] == 0).view(np.uint8), _disc(2)) > 0
     foreign = ~own_hue & ~beyond & ((hsv[..., 1] >= _PRINT_SAT) | (hsv[..., 2] < _DARK))
+    # a hand is wider than the print's lines, ink blurred and all
     foreign = cv2.morphologyEx(foreign.view(np.uint8), cv2.MORPH_OPEN, _disc(_INK_MM * s)) > 0
     return not (_runs_out(own_hue | (inside > 0), inside > 0) or _runs_out(foreign, ring & foreign))
 
