@@ -587,11 +587,17 @@ def _clear_middle(
     # field would cover all of the middle, so what of it shows print is enough, if
     # nothing else there might be a tile (a sleeve of a tile's colour runs on out of
     # the field's surroundings; a tile on the field does not)
-    shown = cv2.erode((hsv[inside][..., 2] > 0).view(np.uint8), _disc(2))[middle > 0] > 0
+    shown = ~_past_photo(hsv[inside][..., 2])[middle > 0]
     if np.count_nonzero(shown & lit) < _IN_PHOTO * lit.size:
         return False
     sleeve = runs_out[middle > 0] > 0
     return np.count_nonzero(shown & ~lit & ~sleeve) <= _SPECKS * lit.size
+
+
+def _past_photo(val: np.ndarray) -> np.ndarray:
+    """Where a rectified patch (its value channel) lies past the photo's edge, with the
+    pixel or two the photo blends over into the black beyond it: nothing is seen there."""
+    return cv2.dilate((val == 0).view(np.uint8), _disc(2)) > 0
 
 
 def _running_out(mask: np.ndarray, s: float, *, beyond: np.ndarray | None = None) -> np.ndarray:
@@ -684,9 +690,7 @@ def _alone(face: TileBlob, hsv: np.ndarray, s: float, corner: tuple[int, int]) -
     cv2.drawContours(inside, [face.contour], -1, 1, -1, offset=(-corner[0], -corner[1]))
     own_hue = hue_classes(hsv) == COLORS.index(face.color) + 1
     ring = (cv2.dilate(inside, _disc(_RING_MM * s)) > 0) & (inside == 0)
-    # past the photo's edge (and the pixel or two it blends over) nothing is seen
-    beyond = cv2.dilate((hsv[..., 2] == 0).view(np.uint8), _disc(2)) > 0
-    foreign = ~own_hue & ~beyond & ((hsv[..., 1] >= _PRINT_SAT) | (hsv[..., 2] < _DARK))
+    foreign = ~own_hue & ~_past_photo(hsv[..., 2]) & ((hsv[..., 1] >= _PRINT_SAT) | (hsv[..., 2] < _DARK))
     # a hand is wider than the print's lines, ink blurred and all
     foreign = cv2.morphologyEx(foreign.view(np.uint8), cv2.MORPH_OPEN, _disc(_INK_MM * s)) > 0
     return not (_runs_out(own_hue | (inside > 0), inside > 0) or _runs_out(foreign, ring & foreign))
