@@ -11,7 +11,7 @@ import pytest
 
 from tests.test_kids_vision_frames import _bowl_patch, _read
 from vision.kids.bowls import BIG, _fragments, bowl_centres_mm, find_tray, read_bowls
-from vision.kids.colors import label_map
+from vision.kids.colors import label_map, tint
 from vision.kids.geometry import Plane
 from vision.kids.packing import pack
 from vision.kids.shapes import face_outline, unsweep
@@ -428,3 +428,26 @@ def test_a_pale_sleeve_across_a_short_arc_of_the_lip_covers_the_bowl() -> None:
     )
     (big,) = [b for b in read_bowls(img, Plane(h, (img.shape[1], img.shape[0]))) if b.number == BIG]
     assert big.occluded and big.tiles == {"red": 1}
+
+
+def test_a_hand_filling_most_bowls_does_not_set_the_tray_s_white_balance() -> None:
+    # Under a warm lamp a hand lies over four of the six bowls. Balanced to its skin, the
+    # two bowls left clear would show their lavender floors saturated blue: a tile.
+    h = _tray_to_image()
+    img = _draw_tray(h)
+    bowls = bowl_centres_mm()
+    for x, y, r in bowls[:4]:
+        over = np.array(
+            [[x + 1.2 * r * math.cos(t), y + 1.2 * r * math.sin(t)] for t in np.linspace(0, 6.3, 40)]
+        )
+        _fill(img, h, over, SKIN_BGR)
+    clear = bowls[4:]
+    _fill(img, h, face_outline("square") + np.array(clear[0][:2]), (58, 52, 228))
+    _fill(img, h, face_outline("hexagon") + np.array(clear[1][:2]), (40, 200, 235))
+    lamp_bgr = np.float32([0.6, 0.82, 1.0])  # about 3000 K
+    img = np.clip(img * lamp_bgr, 0, 255).astype(np.uint8)
+    readings = read_bowls(img, Plane(h, (img.shape[1], img.shape[0])), lamp=tint(1 / lamp_bgr))
+    seen = [cv2.perspectiveTransform(np.float64([[c[:2]]]), h)[0, 0] for c in clear]
+    red, yellow = (min(readings, key=lambda b: math.dist(b.center, p)) for p in seen)
+    assert (red.tiles, red.unknown, red.occluded) == ({"red": 1}, 0, False)
+    assert (yellow.tiles, yellow.unknown, yellow.occluded) == ({"yellow": 1}, 0, False)

@@ -21,6 +21,7 @@ from companion.rules.kids_board import KidsBoard
 
 from .boards import BoardFind, BoardReading, identify
 from .bowls import BIG, BowlReading, find_tray, find_tray_on_table, read_bowls
+from .colors import tint
 from .frames import (
     Frames,
     complete_corner,
@@ -97,7 +98,8 @@ def analyse_kids(frame: np.ndarray, boards: Sequence[KidsBoard]) -> KidsRecognit
     if tray is None and finds:
         table = max(finds, key=lambda b: b.score).plane.h
         tray = find_tray_on_table(violet, scale, min_area, table, (w, h))
-    bowls = read_bowls(frame, tray) if tray is not None else []
+    lamp = np.median([tint(r.gains) for _, r in found], axis=0) if found else None
+    bowls = read_bowls(frame, tray, lamp) if tray is not None else []
     occluded = any(r.occluded for _, r in found) or any(b.occluded for b in bowls) or tray is None
     observation = {
         "format": FORMAT,

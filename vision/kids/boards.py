@@ -103,6 +103,7 @@ class FieldReading:
 class BoardReading:
     pictures: list[list[FieldReading]]
     occluded: bool
+    gains: np.ndarray  # the white balance the board's print gave (B, G, R)
 
 
 def field_outline_mm(f) -> np.ndarray:
@@ -344,7 +345,7 @@ def read_board(frame: np.ndarray, find: BoardFind) -> BoardReading:
     for picture in find.board.pictures:
         pictures.append(readings[: len(picture.fields)])
         readings = readings[len(picture.fields) :]
-    return BoardReading(pictures, occluded)
+    return BoardReading(pictures, occluded, gains)
 
 
 def read_scale(find: BoardFind) -> float:

@@ -20,7 +20,7 @@ import numpy as np
 
 from vision.geometry import apply_h
 
-from .colors import COLORS, balance_gains, hue_classes, joined, label_map
+from .colors import COLORS, balance_gains, hue_classes, joined, label_map, tint
 from .geometry import BIG_FLOOR_MM, SMALL_FLOOR_MM, SMALL_RING_MM, TRAY_RADIUS_MM, Plane, circle_polygon
 from .packing import pack
 from .shapes import face_reach_mm, sweep_kernel, unsweep
@@ -45,6 +45,9 @@ _EDGE_MM = 2.0  # the floor's rim, left out: the bowl's wall and lip shade it
 # together with something (a hand reaching in)
 _BIG_OVER_SMALL = 3.5
 _OWN_GAINS_WITHIN = math.log(1.15)  # a bowl's own white balance this close to the tray's is kept
+# a bowl's floor measures the lamp's colour this close to the boards' print (skin filling
+# a bowl is 25-35% off, a floor 0-7%)
+_LAMP_WITHIN = math.log(1.15)
 _FLOOR_SLACK = 12  # how far blue may fall below red or green on the lavender floor (balanced)
 # pieces of a colour no face explains: this many tiles' worth of pixels, spread over this
 # much of a tile's area, are a tile seen in pieces
@@ -291,7 +294,9 @@ def bowl_centres_mm() -> list[tuple[float, float, float]]:
     return [(0.0, 0.0, BIG_FLOOR_MM), *small]
 
 
-def read_bowls(frame: np.ndarray, tray: Plane) -> list[BowlReading]:
+def read_bowls(frame: np.ndarray, tray: Plane, lamp: np.ndarray | None = None) -> list[BowlReading]:
+    """Every bowl's reading. `lamp`: the light's colour (`tint`) as the boards' print
+    shows it, if any board was read."""
     bowls = bowl_centres_mm()
     centres = tray.to_image(np.array([(x, y) for x, y, _ in bowls]))
     big = centres[0]
@@ -311,11 +316,10 @@ def read_bowls(frame: np.ndarray, tray: Plane) -> list[BowlReading]:
         half = reach + _LIP_RING_MM
         reaches.append(reach)
         patches.append(tray.warp(frame, (x - half, y - half), (2 * half, 2 * half), s))
-    # One white balance for the whole tray (the median of the bowls' own), so that a hand
-    # filling a bowl is not taken for its floor; a bowl keeps its own where it agrees
-    # (light falls off across a table).
+    # One white balance for the whole tray, so that a hand filling a bowl is not taken for
+    # its floor; a bowl keeps its own where it agrees (light falls off across a table).
     own = [balance_gains(_seen(p[::3, ::3]), FLOOR_RGB) for p in patches]
-    shared = np.median(own, axis=0)
+    shared = _tray_gains(own, lamp)
     out = []
     for number, index, patch, gains, reach in zip(
         [*range(1, 6), BIG], [*small, 0], patches, own, reaches, strict=True
@@ -331,6 +335,17 @@ def read_bowls(frame: np.ndarray, tray: Plane) -> list[BowlReading]:
             )
         )
     return out
+
+
+def _tray_gains(own: list[np.ndarray], lamp: np.ndarray | None) -> np.ndarray:
+    """The tray's white balance: the median of the bowls' own, of those whose colour
+    agrees with the lamp's (a hand filling half the bowls would balance them to skin);
+    of them all when no board shows the lamp's colour or no bowl agrees with it."""
+    if lamp is not None:
+        agree = [g for g in own if np.abs(tint(g) - lamp).max() <= _LAMP_WITHIN]
+        if agree:
+            return np.median(agree, axis=0)
+    return np.median(own, axis=0)
 
 
 def _seen(patch: np.ndarray) -> np.ndarray:

@@ -57,6 +57,13 @@ def balance_gains(pixels_bgr: np.ndarray, target_rgb: tuple[int, int, int]) -> n
     return gains.astype(np.float32)
 
 
+def tint(gains: np.ndarray) -> np.ndarray:
+    """White-balance gains up to brightness (their logs less their mean): the light's
+    colour, however brightly the print that measured it is lit."""
+    logs = np.log(np.asarray(gains, np.float64))
+    return logs - logs.mean()
+
+
 def _pale_and_light(channels: np.ndarray, chroma: float) -> np.ndarray:
     """Pixels (one row per channel) no more saturated than `chroma` and among the
     lightest: the print is the lightest thing there, and grey half as bright (a shadow,

@@ -12,6 +12,8 @@ found a little askew puts a corner of the board, and the fields there, some mm o
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 
@@ -48,7 +50,7 @@ def hide_unshown(gray: np.ndarray, find: BoardFind, reading: BoardReading) -> Bo
         [FieldReading(UNKNOWN, 0.0, f.outline_mm) if next(flags) else f for f in row]
         for row in reading.pictures
     ]
-    return BoardReading(pictures, reading.occluded or any(hidden))
+    return replace(reading, pictures=pictures, occluded=reading.occluded or any(hidden))
 
 
 def read_fitted(frame: np.ndarray, gray: np.ndarray, find: BoardFind) -> tuple[BoardFind, BoardReading]:
