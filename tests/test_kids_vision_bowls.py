@@ -451,3 +451,26 @@ def test_a_hand_filling_most_bowls_does_not_set_the_tray_s_white_balance() -> No
     red, yellow = (min(readings, key=lambda b: math.dist(b.center, p)) for p in seen)
     assert (red.tiles, red.unknown, red.occluded) == ({"red": 1}, 0, False)
     assert (yellow.tiles, yellow.unknown, yellow.occluded) == ({"yellow": 1}, 0, False)
+
+
+@pytest.mark.parametrize(("shape", "pale_bgr"), [("diamond", (200, 240, 205)), ("hexagon", (190, 240, 245))])
+def test_a_tile_glare_washes_out_whole_is_made_whole_not_missed(shape: str, pale_bgr: tuple) -> None:
+    # glare mirrors the tile's colour over all its face: too pale for a tile anywhere
+    # (a green diamond turns mint), and no piece keeps its colour to read it by
+    h = _tray_to_image()
+    img = _draw_tray(h)
+    _fill(img, h, face_outline(shape) + np.array([-10.0, 4.0]), pale_bgr)
+    _fill(img, h, face_outline("square") + np.array([25.0, -15.0]), (58, 52, 228))
+    (big,) = [b for b in read_bowls(img, Plane(h, (img.shape[1], img.shape[0]))) if b.number == BIG]
+    assert big.tiles == {_colour(shape): 1, "red": 1} and big.unknown == 0 and not big.occluded
+    assert big.confidence < 0.6  # only its colour was seen, not its outline
+
+
+def test_the_floor_s_own_tint_is_no_washed_out_blue_tile() -> None:
+    # lavender tinted towards blue (a cool lamp, a bowl balanced off) in a tile-sized
+    # patch, as pale as a washed-out blue circle would be
+    h = _tray_to_image()
+    img = _draw_tray(h)
+    _fill(img, h, face_outline("circle") + np.array([-10.0, 4.0]), (245, 215, 205))
+    (big,) = [b for b in read_bowls(img, Plane(h, (img.shape[1], img.shape[0]))) if b.number == BIG]
+    assert big.tiles == {} and big.unknown == 0

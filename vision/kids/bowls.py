@@ -75,6 +75,11 @@ _MOST_WHOLE = 4  # tiles of one colour made whole in one bowl: more is something
 # glare on a tile: as bright as this (OpenCV value) and at least this saturated in its hue
 _TINT_VALUE, _TINT_SATURATION = 170, 35
 _TINT_NEAR_MM = 1.0  # the tint's edge blurs into what lies beside it over about this
+# glare of a tile's own colour over this much of a tile's area, in one piece: the tile's
+# top washed out (a green diamond's turns mint), not the floor's tint nor a tile's fringe
+_WASHED_SHARE = 0.35
+_WASHED_COLORS = ("red", "yellow", "green")  # blue's washed out is the lavender floor's tint
+_WASHED_BODY_MM = 2.0  # a washed top is solid this wide: thinner is where colours mix at edges
 
 
 @dataclass
@@ -381,6 +386,8 @@ def _read_bowl(
     labels, hsv = label_map(patch, gains, grow_pale=True, pale_inset_px=_PALE_INSET_MM * s)
     masks = colour_masks(labels, hsv, s, sweep)
     blobs = read_faces(masks, tile_strength(hsv), s, sweep, floor)
+    tinted = hue_classes(hsv, _TINT_SATURATION) * (hsv[..., 2] >= _TINT_VALUE)
+    masks = _with_washed(masks, blobs, tinted, labels, sweep=sweep, floor=floor, s=s)
     fragments = _fragments(masks, blobs, sweep, floor, s)
     tiles = (labels > 0).astype(np.uint8)
     # a hand or a sleeve over the floor: what it hides cannot be counted
@@ -402,7 +409,7 @@ def _read_bowl(
     # floor's) lies within the tile made whole. Under a hand or a sleeve, pieces are as
     # likely tiles it hides in part, and a pale sleeve could be taken for a tile's face.
     if not across and (fragments or any(b.value == UNKNOWN for b in blobs)):
-        whole = _made_whole(blobs, masks, labels, hsv, visible, sweep=sweep, floor=floor, s=s)
+        whole = _made_whole(blobs, masks, labels, tinted, visible, sweep=sweep, floor=floor, s=s)
         if whole is not None and not _covered(strange, visible, whole, sweep, s):
             blobs, fragments = whole, 0
     occluded = across or _covered(strange, visible, blobs, sweep, s)
@@ -445,11 +452,45 @@ def _footprints(
     return cv2.dilate(footprints, halo)
 
 
+def _with_washed(
+    masks: list[np.ndarray],
+    blobs: list[TileBlob],
+    tinted: np.ndarray,
+    labels: np.ndarray,
+    *,
+    sweep: np.ndarray,
+    floor: np.ndarray,
+    s: float,
+) -> list[np.ndarray]:
+    """Each colour's mask with the tops glare washed out of that colour's tiles added:
+    solid pale blobs of its hue (`tinted`, no tile colour in `labels`) in the floor, that
+    no tile read explains (a tile's blurred fringe), as large as a good part of a tile.
+    They are pieces no face explains, so a tile so washed out is made whole, or counted
+    unknown, rather than missed."""
+    out, explained = [], None
+    pale = (labels == 0) & (floor > 0)
+    body = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (round(_WASHED_BODY_MM * s) | 1,) * 2)
+    for k, (color, mask) in enumerate(zip(COLORS, masks, strict=True), 1):
+        candidate = ((tinted == k) & pale).view(np.uint8)
+        least = _WASHED_SHARE * expected_area(color, s)
+        if color not in _WASHED_COLORS or np.count_nonzero(candidate) < least:
+            out.append(mask)
+            continue
+        if explained is None:  # only a few bowls get this far
+            explained = _footprints(floor.shape, blobs, sweep, s, _EDGE_MIX_MM)
+        candidate = cv2.morphologyEx(candidate & (explained == 0), cv2.MORPH_OPEN, body)
+        _, parts, stats, _ = cv2.connectedComponentsWithStats(candidate)
+        big = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] >= least)
+        big = big[big > 0]
+        out.append(mask | np.isin(parts, big).view(np.uint8) if big.size else mask)
+    return out
+
+
 def _made_whole(
     blobs: list[TileBlob],
     masks: list[np.ndarray],
     labels: np.ndarray,
-    hsv: np.ndarray,
+    tinted: np.ndarray,
     visible: np.ndarray,
     *,
     sweep: np.ndarray,
@@ -464,7 +505,6 @@ def _made_whole(
     taken = np.zeros(labels.shape, np.uint8)
     cv2.drawContours(taken, [b.contour for b in known], -1, 1, -1)
     beside = cv2.dilate(taken, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (round(2 * s) | 1,) * 2))
-    tinted = hue_classes(hsv, _TINT_SATURATION) * (hsv[..., 2] >= _TINT_VALUE)
     free = (beside == 0) & (floor > 0)
     out = list(known)
     for k, color in enumerate(COLORS):
