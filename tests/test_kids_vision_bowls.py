@@ -15,7 +15,14 @@ from vision.kids.colors import label_map, tint
 from vision.kids.geometry import Plane
 from vision.kids.packing import pack
 from vision.kids.shapes import face_outline, unsweep
-from vision.kids.tiles import colour_masks, read_faces, read_faces_each, tile_strength
+from vision.kids.tiles import (
+    UNKNOWN,
+    colour_masks,
+    read_faces,
+    read_faces_each,
+    tile_strength,
+    without_spread,
+)
 from vision.synth.hand import SKIN_RGB
 
 FLOOR_BGR = (234, 204, 216)
@@ -474,3 +481,48 @@ def test_the_floor_s_own_tint_is_no_washed_out_blue_tile() -> None:
     _fill(img, h, face_outline("circle") + np.array([-10.0, 4.0]), (245, 215, 205))
     (big,) = [b for b in read_bowls(img, Plane(h, (img.shape[1], img.shape[0]))) if b.number == BIG]
     assert big.tiles == {} and big.unknown == 0
+
+
+def _spread_patch(tiles: list[tuple[str, float, float]], s: float, grow: float) -> np.ndarray:
+    """A bowl's floor with tiles (shape, x mm, y mm) drawn `grow` times their size: their
+    colour spread past their edges (defocus), as much for every tile."""
+    img = np.empty((round(90 * s), round(90 * s), 3), np.uint8)
+    img[:] = FLOOR_BGR
+    bgr = {"square": (58, 52, 228), "circle": (204, 122, 38), "hexagon": (38, 196, 250)}
+    for shape, x, y in tiles:
+        pts = (face_outline(shape) * grow + (x, y)) * s
+        cv2.fillPoly(img, [np.round(pts * 16).astype(np.int32)], bgr[shape], cv2.LINE_AA, shift=4)
+    return img
+
+
+_TOUCHING = {
+    "square": [("square", 25.0, 25.0), ("square", 45.0, 31.0), ("square", 41.0, 51.0)],
+    "circle": [("circle", 25.0, 30.0), ("circle", 47.0, 30.0), ("circle", 36.0, 49.0)],
+}
+
+
+@pytest.mark.parametrize("shape", ["square", "circle"])
+def test_touching_tiles_are_counted_once_cut_back_by_the_spread_the_single_tiles_show(shape: str) -> None:
+    # three tiles of one colour touching: spread, their blob is more than three faces and
+    # no whole faces explain it; two tiles of other colours lying alone are as much bigger
+    # than a face, and say by how much
+    s = 3.0
+    alone = [("hexagon", 70.0, 75.0), ("circle" if shape == "square" else "square", 20.0, 75.0)]
+    img = _spread_patch([*_TOUCHING[shape], *alone], s, 1.12)
+    labels, hsv = label_map(img, np.ones(3, np.float32), grow_pale=True)
+    strength = tile_strength(hsv)
+    faces = read_faces(colour_masks(labels, hsv, s), strength, s, np.zeros(2))
+    assert [f.value for f in faces].count(UNKNOWN) == 1
+    again = without_spread(faces, strength, s, np.zeros(2))
+    assert sorted(f.value for f in again) == sorted([_colour(shape)] * 3 + [_colour(t[0]) for t in alone])
+    for _, x, y in _TOUCHING[shape]:  # each counted where a tile lies
+        assert min(math.dist((x * s, y * s), f.centre) for f in again if f.value == _colour(shape)) < 2.5 * s
+
+
+def test_without_single_tiles_to_show_the_spread_touching_tiles_stay_unknown() -> None:
+    s = 3.0
+    img = _spread_patch(_TOUCHING["square"], s, 1.12)
+    labels, hsv = label_map(img, np.ones(3, np.float32), grow_pale=True)
+    strength = tile_strength(hsv)
+    faces = read_faces(colour_masks(labels, hsv, s), strength, s, np.zeros(2))
+    assert [f.value for f in without_spread(faces, strength, s, np.zeros(2))] == [UNKNOWN]

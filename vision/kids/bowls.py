@@ -33,6 +33,7 @@ from .tiles import (
     faces_of,
     read_faces,
     tile_strength,
+    without_spread,
 )
 
 BIG = "big"
@@ -385,7 +386,8 @@ def _read_bowl(
         return BowlReading(number, centre, outline, {}, 0, True, 0.0)
     labels, hsv = label_map(patch, gains, grow_pale=True, pale_inset_px=_PALE_INSET_MM * s)
     masks = colour_masks(labels, hsv, s, sweep)
-    blobs = read_faces(masks, tile_strength(hsv), s, sweep, floor)
+    strength = tile_strength(hsv)
+    blobs = without_spread(read_faces(masks, strength, s, sweep, floor), strength, s, sweep)
     tinted = hue_classes(hsv, _TINT_SATURATION) * (hsv[..., 2] >= _TINT_VALUE)
     masks = _with_washed(masks, blobs, tinted, labels, sweep=sweep, floor=floor, s=s)
     fragments = _fragments(masks, blobs, sweep, floor, s)

@@ -40,6 +40,9 @@ _PARTS_COVER = 0.8  # the share of a blob its parts must cover for a split to st
 _MOST_SPLIT = 6  # a blob of more tiles than this is not split (a hand or a print, more likely)
 # tiles counted from the faces packed into their blob: the count is sure, each outline less
 _PACKED_CONFIDENCE = 0.6
+# single tiles read this much bigger than a face (the median of their areas): colour
+# spread past their edges (defocus, coarse JPEG colour)
+_SPREAD_SEEN = 1.06
 
 
 @dataclass
@@ -121,6 +124,40 @@ def read_faces(
                     if not (0 <= cy < region.shape[0] and 0 <= cx < region.shape[1] and region[cy, cx]):
                         continue
                 out.append(blob)
+    return out
+
+
+def without_spread(
+    blobs: list[TileBlob], strength: np.ndarray, px_per_mm: float, hidden_px: np.ndarray
+) -> list[TileBlob]:
+    """The blobs, with those of touching tiles read again cut back by how far colour
+    spreads past every tile's edge, as far as the single tiles read show it. Each tile's
+    spread adds to their blob until no whole faces explain it; cut back, its tiles are
+    kept when every one reads."""
+    sure = [b for b in blobs if b.value != UNKNOWN and b.confidence >= MIN_CONFIDENCE]
+    if not sure or not any(b.value == UNKNOWN and b.count >= 2 for b in blobs):
+        return blobs
+    grown = float(np.median([cv2.contourArea(b.contour) / expected_area(b.color, px_per_mm) for b in sure]))
+    if grown < _SPREAD_SEEN:
+        return blobs
+    out = []
+    for blob in blobs:
+        if blob.value != UNKNOWN or blob.count < 2:
+            out.append(blob)
+            continue
+        outline = face_outline(SHAPE_OF[blob.color]).astype(np.float32)
+        # a face's area grows by its perimeter times the spread
+        spread = (grown - 1) * face_area_mm2(SHAPE_OF[blob.color]) / cv2.arcLength(outline, True) * px_per_mm
+        cut = np.zeros(strength.shape, np.uint8)
+        cv2.drawContours(cut, [blob.contour], -1, 1, -1)
+        cut = cv2.erode(cut, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(spread) + 1,) * 2))
+        contours, _ = cv2.findContours(cut, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        again = [
+            tile
+            for contour in contours
+            for tile in _read_blob(blob.color, contour, cut, strength, px_per_mm, hidden_px=hidden_px)
+        ]
+        out += again if again and all(t.value == blob.color for t in again) else [blob]
     return out
 
 
