@@ -388,7 +388,7 @@ def _read_bowl(
     masks = colour_masks(labels, hsv, s, sweep)
     strength = tile_strength(hsv)
     blobs = without_spread(read_faces(masks, strength, s, sweep, floor), strength, s, sweep)
-    tinted = hue_classes(hsv, _TINT_SATURATION) * (hsv[..., 2] >= _TINT_VALUE)
+    tinted = hue_classes(hsv, _TINT_SATURATION, _TINT_VALUE)
     masks = _with_washed(masks, blobs, tinted, labels, sweep=sweep, floor=floor, s=s)
     fragments = _fragments(masks, blobs, sweep, floor, s)
     tiles = (labels > 0).astype(np.uint8)

@@ -85,13 +85,14 @@ def _least(channels: np.ndarray) -> np.ndarray:
     return np.minimum(np.minimum(channels[0], channels[1]), channels[2])
 
 
-def hue_classes(hsv: np.ndarray, least_saturation: int = _LOWEST_SATURATION) -> np.ndarray:
+def hue_classes(
+    hsv: np.ndarray, least_saturation: int = _LOWEST_SATURATION, least_value: int = MIN_VALUE
+) -> np.ndarray:
     """Each pixel's tile colour class by hue alone (1..4, COLORS order; 0 for none), for
     pixels saturated and bright enough to be a tile at all, however pale."""
-    hue, sat, val = cv2.split(hsv)
-    classes = cv2.LUT(hue, _HUE_CLASS_LUT)
-    classes[(val < MIN_VALUE) | (sat < least_saturation)] = 0
-    return classes
+    classes = cv2.LUT(cv2.extractChannel(hsv, 0), _HUE_CLASS_LUT)
+    enough = cv2.inRange(hsv, (0, least_saturation, least_value), (255, 255, 255))
+    return cv2.bitwise_and(classes, enough)  # enough is 0 or 255: classes kept or 0
 
 
 def label_map(
