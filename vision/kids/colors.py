@@ -118,14 +118,16 @@ def label_map(
         # brightened no further than the photo's (saturation stays as clipped: it pales
         # a bright print's pastels, as the eye sees them)
         hsv[..., 0] = cv2.cvtColor(cv2.transform(bgr, np.diag(gains / top)), cv2.COLOR_BGR2HSV)[..., 0]
-    sat = hsv[..., 1]
+    sat = cv2.extractChannel(hsv, 1)
     hue_class = hue_classes(hsv)
     # each colour's saturation threshold, from a histogram of its pixels' saturations
     thresholds = np.full(256, 256, np.int32)
     full = np.full(256, 256, np.int32)
-    lit = (hsv[..., 2] >= _DIM).view(np.uint8)
+    lit = cv2.inRange(cv2.extractChannel(hsv, 2), _DIM, 255)
+    classes = len(COLORS) + 1
+    histograms = cv2.calcHist([hue_class, sat], [0, 1], lit, [classes, 256], [0, classes, 0, 256])
     for k, color in enumerate(COLORS, 1):
-        counts = cv2.calcHist([sat], [0], (hue_class == k).view(np.uint8) & lit, [256], [0, 256]).ravel()
+        counts = histograms[k]
         threshold = full[k] = MIN_SATURATION[color]
         if counts.sum() >= 30:
             strongest = int(np.searchsorted(np.cumsum(counts), 0.9 * counts.sum()))
@@ -133,12 +135,10 @@ def label_map(
         thresholds[k] = threshold
     # the lower thresholds are for tiles washed out, which are light; a dark pixel's hue
     # and saturation are little more than noise and tint (the print's dark ink)
-    threshold_map = np.where(
-        lit > 0,
-        cv2.LUT(hue_class, np.clip(thresholds, 0, 255).astype(np.uint8)),
-        cv2.LUT(hue_class, np.clip(full, 0, 255).astype(np.uint8)),
-    )
-    labels = np.where((sat >= threshold_map) & (hue_class > 0), hue_class, 0).astype(np.uint8)
+    threshold_map = cv2.LUT(hue_class, np.clip(full, 0, 255).astype(np.uint8))
+    cv2.copyTo(cv2.LUT(hue_class, np.clip(thresholds, 0, 255).astype(np.uint8)), lit, threshold_map)
+    # hue_class is 0 where no class, and so are the labels
+    labels = cv2.bitwise_and(hue_class, cv2.compare(sat, threshold_map, cv2.CMP_GE))
     # hysteresis: paler pixels of a colour count where they join its strong pixels (a lit,
     # washed-out top face inside its own saturated rim)
     if not grow_pale:
