@@ -526,3 +526,18 @@ def test_without_single_tiles_to_show_the_spread_touching_tiles_stay_unknown() -
     strength = tile_strength(hsv)
     faces = read_faces(colour_masks(labels, hsv, s), strength, s, np.zeros(2))
     assert [f.value for f in without_spread(faces, strength, s, np.zeros(2))] == [UNKNOWN]
+
+
+@pytest.mark.parametrize("shape", ["square", "circle"])
+def test_a_bowl_counts_its_touching_tiles_cut_back_by_the_spread(shape: str) -> None:
+    # the same in a bowl of the tray, every tile's colour spread further: the bowl reads
+    # them cut back, not as unknown tiles
+    h = _tray_to_image()
+    img = _draw_tray(h)
+    bgr = {"square": (58, 52, 228), "circle": (204, 122, 38), "hexagon": (38, 196, 250)}
+    alone = [("hexagon", 28.0, 30.0), ("circle" if shape == "square" else "square", -10.0, 40.0)]
+    for tile, x, y in [*[(t, x - 40.0, y - 45.0) for t, x, y in _TOUCHING[shape]], *alone]:
+        _fill(img, h, face_outline(tile) * 1.16 + np.array([x, y]), bgr[tile])
+    (big,) = [b for b in read_bowls(img, Plane(h, (img.shape[1], img.shape[0]))) if b.number == BIG]
+    expected = {_colour(shape): 3, "yellow": 1, _colour(alone[1][0]): 1}
+    assert (big.tiles, big.unknown, big.occluded) == (expected, 0, False)
