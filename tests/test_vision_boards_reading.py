@@ -3,10 +3,13 @@ measured by vision.calibrate."""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
 from vision import cells
+from vision.calibrate import fit_model
 from vision.cells import HIDDEN, PLACE_MODELS, PLACES, place_kind, side_kind
 from vision.color import CREAM_RGB, UNKNOWN, WhiteBalance
 
@@ -49,6 +52,44 @@ def test_place_models_cover_every_kind_of_place():
         assert np.allclose(p.sum(axis=1), 1.0)
     assert UNKNOWN not in PLACE_MODELS["open"]["classes"]
     assert {None, "marker", HIDDEN} <= set(PLACE_MODELS["open"]["classes"])
+    for kind in {side_kind(p) for p in PLACES if p[0] == "wall"}:
+        assert set(PLACE_MODELS[kind]["classes"]) == {"colored", "grey", HIDDEN}
+
+
+def test_wall_cells_under_a_sleeve_have_no_say_on_the_side(monkeypatch):
+    # Ten wall cells show the coloured print; fifteen lie under a grey sleeve, which looks
+    # like the grey side's cells but which the side models see as something over them.
+    # The side is the one the cells in view show, and surely so.
+    def says(kind: str, features: np.ndarray) -> tuple[list, np.ndarray]:
+        if kind.startswith("wall:"):  # what is on the cell: the sleeve is no tile
+            return [None, "red", HIDDEN], np.array([[0.9, 0.05, 0.05]] * len(features))
+        classes = ["colored", "grey", HIDDEN]
+        rows = [[0.9, 0.05, 0.05] if f[0] == 0 else [0.0, 0.4, 0.6] for f in features]
+        return classes, np.array(rows)
+
+    monkeypatch.setattr(cells, "place_probabilities", says)
+    walls = [i for i, p in enumerate(PLACES) if p[0] == "wall"]
+    features = np.zeros((len(PLACES), 4))
+    features[walls[10:], 0] = 1.0  # under the sleeve
+    hists = np.ones((len(PLACES), 3))
+    side, sure = cells._side_by_model(features, hists, np.zeros(len(PLACES)))
+    assert side == "colored"
+    assert sure >= cells._SIDE_SURE
+
+
+def test_a_place_model_is_fitted_surely_where_the_classes_part(monkeypatch):
+    # Two kinds of window far apart in what the model reads, and a third in between that
+    # is either: the fitted model is sure of the first two and unsure of the third.
+    rng = np.random.default_rng(3)
+    x = np.concatenate([rng.normal(m, 0.3, (300, 5)) for m in (-2.0, 2.0, 0.0)])
+    labels = ["red"] * 300 + [None] * 300 + ["red", None] * 150
+    model = fit_model(x, labels, [None, "red"])
+    monkeypatch.setitem(cells.PLACE_MODELS, "test", {
+        "classes": model["classes"], "mean": np.asarray(model["mean"]), "scale": np.asarray(model["scale"]),
+        "layers": [np.asarray(w) for w in model["layers"]]})
+    _, p = cells.place_probabilities("test", np.repeat([[-2.0], [2.0], [0.0]], 5, axis=1))
+    assert p[0, 1] > 0.99 and p[1, 0] > 0.99
+    assert 0.2 < p[2, 1] < 0.8
 
 
 def test_a_sleeve_over_the_panels_cream_does_not_wash_the_panel_out():
@@ -64,3 +105,19 @@ def test_a_sleeve_over_the_panels_cream_does_not_wash_the_panel_out():
     panel[215:245, 0:130] = sleeve
     balance = cells._panel_balance(panel, s, WhiteBalance.identity())
     assert balance.apply(cream[None, None])[0, 0] == pytest.approx(np.array(CREAM_RGB[::-1]), rel=0.03)
+
+
+def test_side_models_that_cannot_tell_a_hand_are_stale(tmp_path):
+    # A prototypes.json from before the side models had a class for what lies over a
+    # cell: the side could not be read by them, so the models are set aside whole (and
+    # places read by the colour-word mixes) rather than failing at the first board.
+    def model(classes: list) -> dict:
+        return {"classes": classes, "mean": [0.0], "scale": [1.0], "layers": [[[0.0] * len(classes)] * 2]}
+
+    path = tmp_path / "prototypes.json"
+    path.write_text(json.dumps({"places": {"open": model([None, "red", HIDDEN]),
+                                           "side:blue": model(["colored", "grey"])}}))
+    assert cells._load_place_models(path) == {}
+    path.write_text(json.dumps({"places": {"open": model([None, "red", HIDDEN]),
+                                           "side:blue": model(["colored", "grey", HIDDEN])}}))
+    assert set(cells._load_place_models(path)) == {"open", "side:blue"}

@@ -215,10 +215,12 @@ _GAP_DARK_SHARE = 2 / 3  # ... and a grid in place has at most this share of the
 _GAPS_JUDGED = 5  # gap windows in view needed to judge by them
 # A tile stands 7 mm tall: seen obliquely, its top face and a side lean off its cell
 # over the cream next to it, and lit obliquely, it shades it. The places next to each
-# gap window: the pattern lines' ends and the wall's first column either side of a gap
-# between the triangles, the wall's last row above the strip.
-_GAP_NEIGHBOURS = ([[("line", k, 0), ("line", k + 1, 0), ("wall", k, 0), ("wall", k + 1, 0)]
-                    for k in range(4)] + [[("wall", 4, c)] for c in range(5)])
+# gap window: the pattern lines' ends either side of a gap between the triangles, the
+# wall's last row above the strip. (Not the wall's first column: a grid a cell off to
+# the left reads it from the gap itself, where a line's end tile leans, and would excuse
+# the gaps it has moved onto the tiles.)
+_GAP_NEIGHBOURS = ([[("line", k, 0), ("line", k + 1, 0)] for k in range(4)]
+                   + [[("wall", 4, c)] for c in range(5)])
 # A grid a cell off still sees mostly grey cells and cream where it looks; the grid
 # moved back by that cell fits the block clearly better: by this many windows more.
 _NEIGHBOUR_BETTER = 2
@@ -572,17 +574,18 @@ def _load_place_models(path: Path) -> dict[str, dict]:
                             "layers": [np.asarray(w, np.float64) for w in m["layers"]]}
         except (KeyError, TypeError, ValueError):
             return {}  # made by another version: stale, read by the mixes instead
+        if kind.startswith("side:") and HIDDEN not in models[kind]["classes"]:
+            return {}  # side models from before they told what lies over a cell: stale too
     return models
 
 
-PLACE_MODELS = _load_place_models(Path(__file__).with_name("prototypes.json"))
 HIDDEN = "hidden"  # a place model's class for something (a hand, a cup) over the place
+PLACE_MODELS = _load_place_models(Path(__file__).with_name("prototypes.json"))
 # A place is read only when the model is this sure; below it, "unknown".
 _SURE = 0.85
 # The side must be surer: read wrong, it turns every wall cell into a confident misread.
 # (0.99 is the vote of about four clear cells more for one side than for the other.)
 _SIDE_SURE = 0.99
-_MAX_GLARE = 0.45
 
 
 def place_probabilities(kind: str, features: np.ndarray) -> tuple[list, np.ndarray]:
@@ -607,7 +610,10 @@ def _read_places(features: np.ndarray, glare: np.ndarray, hists: np.ndarray,
     for i, place in enumerate(PLACES):
         total = hists[i].sum() + glare[i]
         classes, p = probs[i]
-        if total <= 0 or glare[i] / total > _MAX_GLARE:
+        # Glare is one of what the model reads (its share of the window): a glint over
+        # part of a tile still leaves the rest to read it by. Only a window out of the
+        # frame says nothing.
+        if total <= 0:
             places[place] = Reading(UNKNOWN, 0.0)
             probs[i] = (classes, np.full(len(classes), 1.0 / len(classes)))  # says nothing
             continue
@@ -767,19 +773,14 @@ def _by_kind(kind_of, rows: list[int], features: np.ndarray) -> dict[int, tuple[
 def _side_by_model(features: np.ndarray, hists: np.ndarray, glare: np.ndarray) -> tuple[str, float]:
     """The side up, from what every wall cell in view says of it (a cell holding a tile
     says little: the same tile may lie on either side). Each cell's say is capped, so
-    a few cells read wrong cannot outvote the rest; a cell under a hand says nothing
-    (and a grey sleeve looks like the grey side)."""
+    a few cells read wrong cannot outvote the rest; a cell the side model sees something
+    over (a hand; a grey sleeve looks like the grey side) says nothing."""
     total = hists.sum(axis=1) + glare
-    cells = [i for i, p in enumerate(PLACES)
-             if p[0] == "wall" and total[i] > 0 and glare[i] / total[i] <= _MAX_GLARE]
-    say = _by_kind(side_kind, cells, features)
+    cells = [i for i, p in enumerate(PLACES) if p[0] == "wall" and total[i] > 0]
     votes = 0.0
-    for side in ("colored", "grey"):
-        read = _by_kind(lambda place, side=side: place_kind(place, side), cells, features)
-        for i, (classes, p) in read.items():
-            if HIDDEN in classes and p[classes.index(HIDDEN)] >= 0.5:
-                say.pop(i, None)
-    for classes, p in say.values():
+    for classes, p in _by_kind(side_kind, cells, features).values():
+        if p[classes.index(HIDDEN)] >= 0.5:
+            continue
         odds = np.log(max(p[classes.index("colored")], 1e-6) / max(p[classes.index("grey")], 1e-6))
         votes += float(np.clip(odds, -3.0, 3.0))
     side = "colored" if votes >= 0 else "grey"
