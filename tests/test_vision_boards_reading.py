@@ -121,3 +121,20 @@ def test_side_models_that_cannot_tell_a_hand_are_stale(tmp_path):
     path.write_text(json.dumps({"places": {"open": model([None, "red", HIDDEN]),
                                            "side:blue": model(["colored", "grey", HIDDEN])}}))
     assert set(cells._load_place_models(path)) == {"open", "side:blue"}
+
+
+def test_a_place_half_under_a_glint_is_read_by_what_shows(monkeypatch):
+    # A glint covers most of a tile's window; the rest still shows the tile, and the
+    # place model (which reads the glare's share too) is sure of it: it is read. A window
+    # wholly out of the frame says nothing.
+    def says(kind: str, features: np.ndarray) -> tuple[list, np.ndarray]:
+        return CLASSES, np.tile([0.01, 0.01, 0.01, 0.01, 0.01, 0.93, 0.01, 0.01], (len(features), 1))
+
+    monkeypatch.setattr(cells, "place_probabilities", says)
+    n = len(PLACES)
+    hists, glare = np.full((n, 3), 10.0), np.full(n, 45.0)  # 60% of each window glare
+    hists[0], glare[0] = 0.0, 0.0  # out of the frame
+    places, _ = cells._read_places(np.zeros((n, 4)), glare, hists, "grey")
+    assert places[("wall", 2, 3)].value == "red"
+    assert places[("floor", 3)].value == "red"
+    assert places[PLACES[0]].value == UNKNOWN
