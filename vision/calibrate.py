@@ -213,6 +213,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mixes", action="store_true", help="remake the colour-word mixes too")
     parser.add_argument("--jobs", type=int, default=1, help="frames read by this many processes at once")
     args = parser.parse_args(argv)
+    if args.jobs < 1:
+        parser.error(f"--jobs {args.jobs}: at least one process is needed")
     cv2.setNumThreads(1)
     chunks = []
     for spec in args.sets or ["1000:0:200"]:
