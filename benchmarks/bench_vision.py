@@ -11,7 +11,9 @@ light colour and falloff, glare, blur, noise, JPEG, wood/white tables, clutter, 
 - confidently wrong: places read as a definite value that is not the truth, over all places;
 - boards exact: boards found with rotation, side and every visible place right (a board
   within 2 degrees of half-way between two quarter turns may be read at either);
-- factories exact: discs found with exactly the right tiles (and unknown count);
+- factories exact: discs found with exactly the right tiles (and unknown count); also
+  given among the discs wholly in view, with the number of discs whose every tile a hand
+  hides (no frame alone can say how many tiles lie under it);
 - centre exact: the centre pile's counts and marker right;
 - frames flagged occluded: of those where a hand hides part of the game, and of those
   with no hand (which should not be: a tracker sets occluded frames aside whole);
@@ -120,11 +122,14 @@ def score_frame(obs: dict, truth: dict, tally: Counter, failures: list[dict] | N
     fm = _match(obs["factories"], truth["factories"], 30 * px)
     for ti, tf in enumerate(truth["factories"]):
         tally["factories"] += 1
+        tally["factories_in_view"] += tf["unknown"] == 0
+        tally["factories_all_hidden"] += tf["unknown"] > 0 and not tf["tiles"]
         if ti not in fm:
             continue
         ff = obs["factories"][fm[ti]]
         right = Counter(ff["tiles"]) == Counter(tf["tiles"]) and ff["unknown"] == tf["unknown"]
         tally["factories_exact"] += right
+        tally["factories_in_view_exact"] += right and tf["unknown"] == 0
         # a factory read confidently (no unknown) but wrong
         tally["factories_confidently_wrong"] += (not right) and ff["unknown"] == 0
     tally["factories_extra"] += len(obs["factories"]) - len(fm)
@@ -208,6 +213,8 @@ def main(argv: list[str] | None = None) -> int:
         "boards_exact": rate("boards_exact", "boards"),
         "factories_exact": rate("factories_exact", "factories"),
         "factories_confidently_wrong": rate("factories_confidently_wrong", "factories"),
+        "factories_in_view_exact": rate("factories_in_view_exact", "factories_in_view"),
+        "factories_all_hidden": tally["factories_all_hidden"],
         "centre_exact": rate("centres_exact", "centres"),
         "occluded_with_hand": rate("flagged_hand_over", "frames_hand_over"),
         "occluded_without_hand": rate("flagged_no_hand", "frames_no_hand"),
@@ -225,6 +232,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"boards exact:        {result['boards_exact']:.2%}  (target >= 98%)")
         print(f"factories exact:     {result['factories_exact']:.2%}  (target >= 99%)")
         print(f"factories wrong without unknown: {result['factories_confidently_wrong']:.2%}")
+        print(f"factories in view exact: {result['factories_in_view_exact']:.2%} of "
+              f"{tally['factories_in_view']} ({tally['factories_all_hidden']} with every tile hidden)")
         print(f"centre exact:        {result['centre_exact']:.2%}")
         print(f"flagged occluded:    {result['occluded_with_hand']:.2%} of {tally['frames_hand_over']} "
               f"frames with a hand over the game, {result['occluded_without_hand']:.2%} of "
