@@ -128,11 +128,7 @@ def collect(frames: range, seed: int, cache: Path | None = None) -> tuple[dict, 
 # is also read with its grid moved by up to half a cell, and each place labelled with its
 # own truth. The models then read a place from a window partly off it, and are unsure of
 # one half off (as like its neighbour's as its own), which a grid off by that much gives.
-# Not the grey wall's: its grid is checked by the cream round the wall, where a tile read
-# next to the cream excuses it for being dark, and a model that read a tile from a
-# window half on one would excuse the cream a grid a cell off sees tiles in.
 _SHIFT_MOST = 0.5
-_NOT_SHIFTED = "wall:grey"
 
 
 def _shifted(frame: np.ndarray, board: BoardFind, reading: BoardReading, tb: dict,
@@ -145,7 +141,7 @@ def _shifted(frame: np.ndarray, board: BoardFind, reading: BoardReading, tb: dic
     out = []
     for k, (place, value) in enumerate(zip(PLACES, _truth_places(tb), strict=True)):
         kind = place_kind(place, tb["side"])
-        if seen.histograms[k].sum() < 10 or (value == UNKNOWN and place[0] == "line") or kind == _NOT_SHIFTED:
+        if seen.histograms[k].sum() < 10 or (value == UNKNOWN and place[0] == "line"):
             continue
         out.append((kind, seen.features[k], HIDDEN if value == UNKNOWN else value))
     return out
