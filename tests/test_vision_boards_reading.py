@@ -11,7 +11,8 @@ import pytest
 from vision import cells
 from vision.calibrate import fit_model
 from vision.cells import HIDDEN, PLACE_MODELS, PLACES, place_kind, side_kind
-from vision.color import CREAM_RGB, UNKNOWN, WhiteBalance
+from vision.color import COLORS, CREAM_RGB, UNKNOWN, WhiteBalance
+from vision.factories import FACTORY_MODEL
 
 CLASSES = [None, "black", "blue", HIDDEN, "marker", "red", "white", "yellow"]
 
@@ -40,6 +41,26 @@ def test_a_line_of_two_colours_is_not_read_as_either():
     assert cells._decode_line(line) is None
 
 
+def test_the_floor_fills_from_the_left():
+    # Place 2 alone looks as empty as it looks blue; place 3 surely holds a tile, and the
+    # floor fills from the left without gaps, so place 2 holds the blue tile. Place 5
+    # alone is unsure it is empty; place 4 surely is, so place 5 is empty too.
+    floor = [_place(red=0.99), _place(marker=0.98), _place(blue=0.5, none=0.5), _place(black=0.97),
+             _place(none=0.99), _place(none=0.6, white=0.4), _place(none=0.98)]
+    read = cells._decode_floor(floor, [True] * 7)
+    assert [r.value for r in read] == ["red", "marker", "blue", "black", None, None, None]
+    assert min(r.confidence for r in read) >= cells.SURE
+
+
+def test_a_floor_place_under_a_hand_or_out_of_view_stays_unknown_and_says_nothing():
+    # Something over place 1 and place 3 out of the frame: neither is read, and neither
+    # moves where the tiles end (place 2, surely filled, says place 1 is too).
+    floor = [_place(red=0.99), _place(hidden=0.9, none=0.1), _place(white=0.98), _place(none=0.99),
+             _place(none=0.99), _place(none=0.99), _place(none=0.99)]
+    read = cells._decode_floor(floor, [True, True, True, False, True, True, True])
+    assert [r.value for r in read] == ["red", UNKNOWN, "white", UNKNOWN, None, None, None]
+
+
 def test_place_models_cover_every_kind_of_place():
     # vision/prototypes.json holds a model for every kind of place on both sides, and for
     # each wall cell's say on the side; each gives a probability for each of its classes.
@@ -54,6 +75,8 @@ def test_place_models_cover_every_kind_of_place():
     assert {None, "marker", HIDDEN} <= set(PLACE_MODELS["open"]["classes"])
     for kind in {side_kind(p) for p in PLACES if p[0] == "wall"}:
         assert set(PLACE_MODELS[kind]["classes"]) == {"colored", "grey", HIDDEN}
+    # A factory's places hold a tile, nothing, or lie under something; never the marker.
+    assert set(PLACE_MODELS[FACTORY_MODEL]["classes"]) == {None, HIDDEN, *COLORS}
 
 
 def test_wall_cells_under_a_sleeve_have_no_say_on_the_side(monkeypatch):

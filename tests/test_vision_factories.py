@@ -8,6 +8,8 @@ import cv2
 import numpy as np
 import pytest
 
+from vision import factories
+from vision.cells import HIDDEN
 from vision.recognize import recognize
 from vision.synth import BoardContent, Conditions, TableContent, random_content, render_table
 
@@ -136,3 +138,34 @@ def test_ring_found_on_the_rays_pixels_matches_the_whole_patch_masks():
     at_rays = np.dstack([polar[..., 1] < 85, (polar[..., 0] >= 3) & (polar[..., 0] <= 24), polar[..., 2] > 0])
     assert picked.any() and not picked.all()
     assert np.array_equal(picked, at_rays)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_tiles_seen_very_steeply_are_read_at_their_top_faces(seed):
+    # Tilted 45 degrees with a wide lens, the far discs are seen at over 60 degrees: top
+    # faces lie more than a tile's thickness and a half off their foot, and a black
+    # block's side faces and shadow look as much like tiles as its tops do.
+    rng = np.random.default_rng(seed)
+    boards = [BoardContent(side="colored", lines=[(None, 0)] * 5, wall=[[None] * 5] * 5)] * 2
+    factories = [["black"] * 4, ["black", "black", "blue", "blue"], ["red", "red", "black", "black"],
+                 ["white"] * 4, ["yellow", "black", "black", "white"]]
+    conditions = Conditions(tilt_deg=45.0, azimuth_deg=30.0, hfov_deg=75.0, table="wood", shadow=0.4)
+    frame, truth = render_table(TableContent(boards=boards, factories=factories), conditions, rng)
+    obs = recognize(frame)
+    for expected in truth["factories"]:
+        found = _nearest(obs["factories"], expected["center"])
+        assert Counter(found["tiles"]) == Counter(expected["tiles"])
+        assert found["unknown"] == 0
+
+
+def test_a_place_the_factory_model_is_unsure_of_is_unknown(oblique, monkeypatch):
+    # Below the model's sureness a place is not read, whatever its best guess.
+    frame, _, _ = oblique
+
+    def unsure(kind: str, features: np.ndarray) -> tuple[list, np.ndarray]:
+        return [None, "red", HIDDEN], np.tile([0.3, 0.6, 0.1], (len(features), 1))
+
+    monkeypatch.setattr(factories, "place_probabilities", unsure)
+    obs = recognize(frame)
+    assert obs["factories"]
+    assert all(f["tiles"] == [] and f["unknown"] == 4 for f in obs["factories"])

@@ -4,7 +4,8 @@
 
 Writes vision/prototypes.json: the place models that vision.cells reads places with
 (a small network per kind of place over the features of vision.cells, with a class
-for places the truth marks hidden), the side models (one per printed colour of the
+for places the truth marks hidden), the factory's place model (a tile, nothing or
+something over each place of a disc), the side models (one per printed colour of the
 wall: which side a wall cell shows, or that something lies over it), and, with
 --mixes, the colour-word mixes that vision.color adds to its stated ones (the
 factories read with those, so they are only remade on purpose). Frames are those
@@ -26,6 +27,7 @@ import itertools
 import json
 import math
 import multiprocessing
+import zlib
 from pathlib import Path
 
 import cv2
@@ -34,6 +36,7 @@ import numpy as np
 from .boards import BoardFind
 from .cells import HIDDEN, PLACES, BoardReading, place_kind, printed_color, read_board, side_kind, wall_center
 from .color import WORD_NAMES
+from .factories import DISC_RADIUS_MM, FACTORY_MODEL, TILE_MM, FactoryReading
 from .recognize import analyse
 
 OUT = Path(__file__).with_name("prototypes.json")
@@ -121,7 +124,51 @@ def collect(frames: range, seed: int, cache: Path | None = None) -> tuple[dict, 
                 else:
                     label = "printed:grey"
                 hists.setdefault(label, []).append(hist / hist.sum())
+        for tf, geo in zip(truth["factories"], truth["geometry"]["factories"], strict=True):
+            near = [f for f in rec.factories if math.dist(f.center, tf["center"]) < 30 * px]
+            if near:
+                feats, labels = rows.setdefault(FACTORY_MODEL, ([], []))
+                for f, label in _factory_places(near[0], tf, geo):
+                    feats.append(f)
+                    labels.append(label)
     return hists, rows
+
+
+def _factory_places(reading: FactoryReading, tf: dict, geo: dict) -> list[tuple[np.ndarray, str | None]]:
+    """(features, label) of each place of a disc read: the colour of the tile whose top
+    lies there (each tile given to its nearest place, within half a tile), "hidden" if
+    the truth has that tile hidden, None for a place no tile is given to. A place whose
+    tile may or may not be the hidden one (another of its colour is seen) is left out."""
+    tiles = geo["tiles"]
+    hidden = _hidden_tiles([t["color"] for t in tiles], tf["tiles"])
+    tops = np.array([np.mean(t["top"], axis=0) for t in tiles]).reshape(-1, 2)
+    sites = np.array(reading.tile_points, np.float64).reshape(-1, 2)
+    reach = 0.5 * TILE_MM * reading.radius / DISC_RADIUS_MM
+    given: dict[int, int] = {}
+    pairs = sorted((math.dist(sites[a], tops[b]), a, b) for a in range(len(sites)) for b in range(len(tops)))
+    for d, a, b in pairs:
+        if d < reach and a not in given and b not in given.values():
+            given[a] = b
+    out = []
+    for a, feats in enumerate(reading.features):
+        if feats is None:
+            continue
+        if a not in given:
+            out.append((feats, None))
+        elif hidden[given[a]] is None:
+            continue
+        else:
+            out.append((feats, HIDDEN if hidden[given[a]] else tiles[given[a]]["color"]))
+    return out
+
+
+def _hidden_tiles(colors: list[str], seen: list[str]) -> list[bool | None]:
+    """Which of a disc's tiles (in the truth's order) are hidden, given the colours seen
+    (the same order, hidden ones left out): None where the truth could mean either."""
+    ways = [set(gone) for gone in itertools.combinations(range(len(colors)), len(colors) - len(seen))
+            if [c for i, c in enumerate(colors) if i not in gone] == seen]
+    return [(i in ways[0]) if all((i in w) == (i in ways[0]) for w in ways) else None
+            for i in range(len(colors))] if ways else [None] * len(colors)
 
 
 # A grid is never exactly on its board (an outline a hand bends, a tile's lean): each board
@@ -246,7 +293,8 @@ def main(argv: list[str] | None = None) -> int:
         classes = sorted(set(labels), key=lambda c: "" if c is None else c)
         if len(classes) < 2:
             continue
-        models[kind] = fit_model(np.array(feats), labels, classes, seed=len(models))
+        # Each kind's own seed: a kind added or gone leaves the others' fits as they were.
+        models[kind] = fit_model(np.array(feats), labels, classes, seed=zlib.crc32(kind.encode()))
         print(f"{kind}: {len(labels)} places, classes {classes}")
     data["places"] = models
     part = OUT.with_suffix(".json.part")  # whole or not at all: vision.cells reads it at import

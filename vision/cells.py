@@ -129,9 +129,9 @@ def read_board(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
     # top face would be, and the printed cell itself (what shows when no tile is there).
     top = (CENTERS + 2 * shift + nudge) * s
     wide = max(4, round(_WIDE_WINDOW * CELL_PX * s / 2))
-    features = np.concatenate([_features(pixels, hists, glare),
-                               _features(*_look(panel, top, wide)),
-                               _features(*_look(panel, (CENTERS + nudge) * s, half))], axis=1)
+    features = np.concatenate([window_features(pixels, hists, glare),
+                               window_features(*_look(panel, top, wide)),
+                               window_features(*_look(panel, (CENTERS + nudge) * s, half))], axis=1)
     hists[out_of_frame] = 0
     glare[out_of_frame] = 0
 
@@ -522,7 +522,7 @@ def _look(panel: np.ndarray, centers: np.ndarray, half: int) -> tuple[np.ndarray
     return pixels, hists, glare
 
 
-def _features(pixels: np.ndarray, hists: np.ndarray, glare: np.ndarray) -> np.ndarray:
+def window_features(pixels: np.ndarray, hists: np.ndarray, glare: np.ndarray) -> np.ndarray:
     """One window of each place described for the place model: the share of each colour
     word (square-rooted, so that small shares such as the marker's ink count), the glare
     share, and lightness and saturation order statistics, which say how dark, how vivid
@@ -582,7 +582,7 @@ def _load_place_models(path: Path) -> dict[str, dict]:
 HIDDEN = "hidden"  # a place model's class for something (a hand, a cup) over the place
 PLACE_MODELS = _load_place_models(Path(__file__).with_name("prototypes.json"))
 # A place is read only when the model is this sure; below it, "unknown".
-_SURE = 0.85
+SURE = 0.85
 # The side must be surer: read wrong, it turns every wall cell into a confident misread.
 # (0.99 is the vote of about four clear cells more for one side than for the other.)
 _SIDE_SURE = 0.99
@@ -624,7 +624,7 @@ def _read_places(features: np.ndarray, glare: np.ndarray, hists: np.ndarray,
         best = int(np.argmax(p))
         conf = float(p[best])
         covered |= classes[best] == HIDDEN
-        places[place] = Reading(classes[best] if conf >= _SURE and classes[best] != HIDDEN else UNKNOWN, conf)
+        places[place] = Reading(classes[best] if conf >= SURE and classes[best] != HIDDEN else UNKNOWN, conf)
     for k in range(5):
         index = [PLACES.index(("line", k, j)) for j in range(k + 1)]
         decoded = _decode_line([probs[i] for i in index])
@@ -635,7 +635,42 @@ def _read_places(features: np.ndarray, glare: np.ndarray, hists: np.ndarray,
             decoded[weakest] = Reading(UNKNOWN, decoded[weakest].confidence)
         for j, reading in enumerate(decoded):
             places[("line", k, j)] = reading
+    index = [PLACES.index(("floor", j)) for j in range(7)]
+    in_view = [hists[i].sum() + glare[i] > 0 for i in index]
+    for j, reading in enumerate(_decode_floor([probs[i] for i in index], in_view)):
+        if places[("floor", j)].value != UNKNOWN or not in_view[j]:
+            continue
+        places[("floor", j)] = reading
     return places, covered
+
+
+def _decode_floor(probs: list[tuple[list, np.ndarray]], in_view: list[bool]) -> list[Reading]:
+    """The floor line read as a whole: it fills from the left, so its places hold
+    `count` tiles (or the marker) and nothing after them. Each place is read from the
+    chance that it lies before or after the end, and, before it, of each tile; a place
+    the model sees something over stays unknown, and so does one out of the frame, which
+    says nothing of where the end is."""
+    classes = probs[0][0]
+    p = np.array([q for _, q in probs])  # places x classes
+    empty = p[:, classes.index(None)]
+    over = p[:, classes.index(HIDDEN)] if HIDDEN in classes else np.zeros(len(p))
+    filled = np.clip(1 - empty - over, 0.0, 1.0)
+    # Something over a place says nothing of whether it holds a tile.
+    log_filled = np.where(in_view, np.log(np.clip(filled + over, 1e-9, 1.0)), 0.0)
+    log_empty = np.where(in_view, np.log(np.clip(empty + over, 1e-9, 1.0)), 0.0)
+    n = len(p)
+    scores = np.array([log_filled[:k].sum() + log_empty[k:].sum() for k in range(n + 1)])
+    post = np.exp(scores - scores.max())
+    post /= post.sum()
+    readings = []
+    for j in range(n):
+        before_end = float(post[j + 1:].sum())
+        best = int(np.argmax(np.where([c in (None, HIDDEN) for c in classes], -1.0, p[j])))
+        options = [(1 - before_end, None), (before_end * p[j, best] / max(filled[j], 1e-9), classes[best])]
+        conf, value = max(options, key=lambda o: o[0])
+        conf *= 1 - over[j]
+        readings.append(Reading(value if conf >= SURE and in_view[j] else UNKNOWN, conf))
+    return readings
 
 
 def _decode_line(probs: list[tuple[list, np.ndarray]]) -> list[Reading] | None:
@@ -660,7 +695,7 @@ def _decode_line(probs: list[tuple[list, np.ndarray]]) -> list[Reading] | None:
     # ... and only if no place of it is hidden.
     seen = np.prod([1 - p[classes.index(HIDDEN)] for _, p in probs]) if HIDDEN in classes else 1.0
     conf = float(post[best] * seen)
-    if conf < _SURE:
+    if conf < SURE:
         return None
     _, name, count = options[best]
     return [Reading(name if j < count else None, conf) for j in range(n)]

@@ -22,6 +22,7 @@ import numpy as np
 
 from . import color
 from .boards import BOARD_H_MM, BOARD_W_MM, BoardFind, blue_mask
+from .cells import HIDDEN, PLACE_MODELS, SURE, place_probabilities, window_features
 from .color import COLORS, MARKER, UNKNOWN, WhiteBalance
 from .geometry import apply_h, camera_in_plane, clockwise_from_bottom, parallax
 
@@ -30,6 +31,9 @@ DISC_RADIUS_MM = 45.0
 TILE_MM = 20.0
 TILE_THICK_MM = 7.0
 _PATCH_PX_PER_MM = 2.0
+# A top face lies off its foot by the tile's thickness times the tangent of the view's
+# angle from vertical there: a camera tilted 45 degrees sees the far discs at some 60-65.
+_LIFT_MOST = TILE_THICK_MM * 2.5
 _CENTER_PX_PER_MM = 1.5  # a tile is 30 px across: plenty to segment the pile and read it
 _RING_PX_PER_MM = 1.5  # enough to find the ring's edge, to a fraction of a mm after fitting
 
@@ -62,6 +66,7 @@ class FactoryReading:
     tile_points: list = field(default_factory=list)
     slot_values: list = field(default_factory=list)
     covered: bool = False  # something (a hand, a sleeve, a cup) lies over the disc's rim
+    features: list = field(default_factory=list)  # each place as the place model sees it (None: unseen)
 
     def as_json(self) -> dict:
         return {"center": [round(float(v)) for v in self.center], "tiles": self.tiles,
@@ -364,12 +369,12 @@ def _read_disc(frame: np.ndarray, c_img: np.ndarray, ppm_img: float, wb: WhiteBa
     if top_of is not None:
         centre = apply_h(disc_to_img, [[0.0, 0.0]])[0]
         lift = apply_h(np.linalg.inv(disc_to_img), [top_of(centre)])[0]
-        if not np.isfinite(lift).all() or np.hypot(*lift) > TILE_THICK_MM * 1.5:
+        if not np.isfinite(lift).all() or np.hypot(*lift) > _LIFT_MOST:
             lift = None
     slots = _tile_sites(tile & (r < SUNBURST_RADIUS_MM), ppm, lift)
-    half_win = max(2, round(0.28 * TILE_MM * ppm))
+    half_win = _HALF_WIN
     core_win = max(2, round(0.18 * TILE_MM * ppm))
-    values, confs, points = [], [], []
+    values, confs, points, features = [], [], [], []
     inside = r < SUNBURST_RADIUS_MM + 5
     slots = [_settle(tile, inside, s, half_win, round(4 * ppm)) for s in slots]
     # The warp leaves what lies out of the frame black. (Two maximums: numpy's max over a
@@ -397,6 +402,7 @@ def _read_disc(frame: np.ndarray, c_img: np.ndarray, ppm_img: float, wb: WhiteBa
         if seen[box].mean() < 0.8 or (beside_hidden and over is None):
             values.append(UNKNOWN)
             confs.append(0.0)
+            features.append(None)
             continue
         covered = tile[box].sum() / max(1, inside[box].sum())
         # A tile fills the middle of its place; a neighbour's side face and shadow, seen
@@ -406,7 +412,15 @@ def _read_disc(frame: np.ndarray, c_img: np.ndarray, ppm_img: float, wb: WhiteBa
         core_covered = tile[core].sum() / max(1, inside[core].sum())
         win = words[box].ravel()
         hist = np.bincount(win[win >= 0], minlength=len(color.WORD_NAMES)).astype(np.float64)
-        if covered < 0.15 or core_covered < 0.3:
+        feats = _site_features(patch, words, (sx, sy), covered=covered, core_covered=core_covered,
+                               beside_hidden=beside_hidden, over=over, lift=lift)
+        features.append(feats)
+        if FACTORY_MODEL in PLACE_MODELS:
+            classes, p = place_probabilities(FACTORY_MODEL, feats[None])
+            best = int(np.argmax(p[0]))
+            conf = float(p[0, best])
+            rd = color.Reading(classes[best] if conf >= SURE and classes[best] != HIDDEN else UNKNOWN, conf)
+        elif covered < 0.15 or core_covered < 0.3:
             rd = color.Reading(None, 1.0)  # the sunburst shows: no tile here
         else:
             cands: dict[str | None, list[np.ndarray]] = dict(_DISC_TILE_MIXES)
@@ -429,7 +443,42 @@ def _read_disc(frame: np.ndarray, c_img: np.ndarray, ppm_img: float, wb: WhiteBa
     radius_img = DISC_RADIUS_MM * math.sqrt(abs(np.linalg.det(disc_to_img[:2, :2])))
     confidence = float(min([1.0] + [c for v, c in zip(values, confs, strict=True) if v != UNKNOWN]))
     return FactoryReading(center_img, radius_img, tiles, unknown, confidence, points, values,
-                          covered=bool(hidden.any()))
+                          covered=bool(hidden.any()), features=features)
+
+
+FACTORY_MODEL = "factory"  # the place model that reads a factory's places (vision.calibrate fits it)
+
+
+def _site_features(patch: np.ndarray, words: np.ndarray, site: tuple[float, float], *, covered: float,
+                   core_covered: float, beside_hidden: bool, over: np.ndarray | None,
+                   lift: np.ndarray | None) -> np.ndarray:
+    """One place of a disc described for the place model: the windows the boards' places
+    are described by, at the place and over a wider square (does a tile fill it?), the
+    share of each that is no print of the disc, how well each tile colour's mixes fit,
+    and what is known of things over the rim beside it and of how steep the view is."""
+    n = patch.shape[0]
+    parts, hists = [], []
+    for half in (_HALF_WIN, _WIDE_WIN):
+        x0 = min(max(0, round(site[0]) - half), n - 2 * half)
+        y0 = min(max(0, round(site[1]) - half), n - 2 * half)
+        w = words[y0:y0 + 2 * half, x0:x0 + 2 * half].ravel()
+        hist = np.bincount(w[w >= 0], minlength=len(color.WORD_NAMES)).astype(np.float64)
+        glare = float((w < 0).sum())
+        hists.append(hist)
+        parts.append(window_features(patch[y0:y0 + 2 * half, x0:x0 + 2 * half].reshape(1, -1, 3),
+                                     hist[None], np.array([glare]))[0])
+    hist = hists[0]
+    per_px = max(1.0, hist.sum())
+    fits = [color._score(hist, _DISC_TILE_MIXES[c]) / per_px for c in COLORS]
+    seen_over = float(np.log(over) @ hist) / per_px if over is not None else 0.0
+    steep = float(np.hypot(*lift)) if lift is not None else -1.0
+    parts.append(np.array([covered, core_covered, float(beside_hidden), over is not None, seen_over, steep,
+                           *fits]))
+    return np.concatenate(parts)
+
+
+_HALF_WIN = max(2, round(0.28 * TILE_MM * _PATCH_PX_PER_MM))
+_WIDE_WIN = max(2, round(0.42 * TILE_MM * _PATCH_PX_PER_MM))
 
 
 # The ring's print (RGB 236, 222, 188); boards balanced to CREAM_RGB show it so too.
