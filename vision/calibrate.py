@@ -12,8 +12,8 @@ factories read with those, so they are only remade on purpose). Frames are those
 benchmarks/bench_vision.py draws for the same seed and number. Never measure on the
 benchmark's seeds 7 (tuning), 8 (held out) or 9 (checks); the shipped models were made with
 
-    ./dev run python -m vision.calibrate --set 1000:0:800 --set 1:0:800 --set 2:0:800 --set 3:0:350 \
-        --cache /tmp/vcache --jobs 2
+    ./dev run python -m vision.calibrate --set 1000:0:800 --set 1:0:800 --set 2:0:800 \
+        --set 3:0:350 --set 4:0:800 --cache /tmp/vcache --jobs 2
 
 over the models of the version before (which boards pass the grid check depends on
 the side models), and should be made again on labelled real photos when there are some.
