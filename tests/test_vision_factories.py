@@ -8,8 +8,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import factories
-from vision.cells import HIDDEN
+from vision import color, factories
+from vision.cells import HIDDEN, PLACE_MODELS
 from vision.recognize import recognize
 from vision.synth import BoardContent, Conditions, TableContent, random_content, render_table
 
@@ -169,3 +169,15 @@ def test_a_place_the_factory_model_is_unsure_of_is_unknown(oblique, monkeypatch)
     obs = recognize(frame)
     assert obs["factories"]
     assert all(f["tiles"] == [] and f["unknown"] == 4 for f in obs["factories"])
+
+
+def test_a_place_under_glare_alone_is_described_in_finite_numbers():
+    # Glare has no colour word: a window all glare must still give the model numbers it
+    # can read (an infinite misfit would read as no class at all).
+    n = 192
+    patch = np.full((n, n, 3), 255, np.uint8)
+    words = np.full((n, n), -1, np.int64)
+    look = factories._Look((n / 2, n / 2), 1.0, 1.0, False, np.zeros(len(color.WORD_NAMES)), 484.0)
+    feats = factories._site_features(patch, words, [look, look], None, None)
+    assert feats.shape == (2, len(PLACE_MODELS[factories.FACTORY_MODEL]["mean"]))
+    assert np.isfinite(feats).all()

@@ -193,6 +193,7 @@ _RAYS = 72
 _MOST_BLOBS = 40
 _CENTER_MOST_MM = 250.0
 _PILE_MOST = 30  # tiles in one heap of the centre pile: more is no heap of tiles
+_KMEANS_PER_TILE = 100  # points of a heap that place each of its tiles
 
 
 def _warp(frame: np.ndarray, disc_to_img: np.ndarray, half: float, ppm: float,
@@ -374,7 +375,7 @@ def _read_disc(frame: np.ndarray, c_img: np.ndarray, ppm_img: float, wb: WhiteBa
     slots = _tile_sites(tile & (r < SUNBURST_RADIUS_MM), ppm, lift)
     half_win = _HALF_WIN
     core_win = max(2, round(0.18 * TILE_MM * ppm))
-    values, confs, points, features = [], [], [], []
+    values, confs, points = [], [], []
     inside = r < SUNBURST_RADIUS_MM + 5
     slots = [_settle(tile, inside, s, half_win, round(4 * ppm)) for s in slots]
     # The warp leaves what lies out of the frame black. (Two maximums: numpy's max over a
@@ -392,6 +393,7 @@ def _read_disc(frame: np.ndarray, c_img: np.ndarray, ppm_img: float, wb: WhiteBa
     # it that this explains as well as any tile is unknown, not read as skin-coloured
     # yellow or a shadow-black tile.
     over = _occluder_mix(patch, r, hidden, seen) if hidden.any() else None
+    looks: list[_Look | None] = []
     for sx, sy in slots:
         sector = round(math.atan2(sy - n / 2, sx - n / 2) / (2 * math.pi) * _SECTORS)
         near = [(sector + k) % _SECTORS for k in range(-_SECTORS // 8, _SECTORS // 8 + 1)]
@@ -400,41 +402,33 @@ def _read_disc(frame: np.ndarray, c_img: np.ndarray, ppm_img: float, wb: WhiteBa
         box = (slice(max(0, y0), y0 + 2 * half_win), slice(max(0, x0), x0 + 2 * half_win))
         points.append(apply_h(disc_to_img, [[sx / ppm - half, sy / ppm - half]])[0])
         if seen[box].mean() < 0.8 or (beside_hidden and over is None):
-            values.append(UNKNOWN)
-            confs.append(0.0)
-            features.append(None)
+            looks.append(None)
             continue
-        covered = tile[box].sum() / max(1, inside[box].sum())
         # A tile fills the middle of its place; a neighbour's side face and shadow, seen
         # obliquely, reach only its edge.
         cx, cy = round(sx), round(sy)
         core = (slice(max(0, cy - core_win), cy + core_win), slice(max(0, cx - core_win), cx + core_win))
-        core_covered = tile[core].sum() / max(1, inside[core].sum())
         win = words[box].ravel()
-        hist = np.bincount(win[win >= 0], minlength=len(color.WORD_NAMES)).astype(np.float64)
-        feats = _site_features(patch, words, (sx, sy), covered=covered, core_covered=core_covered,
-                               beside_hidden=beside_hidden, over=over, lift=lift)
-        features.append(feats)
-        if FACTORY_MODEL in PLACE_MODELS:
-            classes, p = place_probabilities(FACTORY_MODEL, feats[None])
-            best = int(np.argmax(p[0]))
-            conf = float(p[0, best])
+        looks.append(_Look((sx, sy), tile[box].sum() / max(1, inside[box].sum()),
+                           tile[core].sum() / max(1, inside[core].sum()), beside_hidden,
+                           np.bincount(win[win >= 0], minlength=len(color.WORD_NAMES)).astype(np.float64),
+                           float((win < 0).sum())))
+    seen_looks = [look for look in looks if look is not None]
+    rows = iter(_site_features(patch, words, seen_looks, over, lift) if seen_looks else [])
+    features = [None if look is None else next(rows) for look in looks]
+    if seen_looks and FACTORY_MODEL in PLACE_MODELS:
+        classes, probs = place_probabilities(FACTORY_MODEL, np.array([f for f in features if f is not None]))
+        by_model = iter(probs)
+    for look in looks:
+        if look is None:
+            rd = color.Reading(UNKNOWN, 0.0)
+        elif FACTORY_MODEL in PLACE_MODELS:
+            p = next(by_model)
+            best = int(np.argmax(p))
+            conf = float(p[best])
             rd = color.Reading(classes[best] if conf >= SURE and classes[best] != HIDDEN else UNKNOWN, conf)
-        elif covered < 0.15 or core_covered < 0.3:
-            rd = color.Reading(None, 1.0)  # the sunburst shows: no tile here
         else:
-            cands: dict[str | None, list[np.ndarray]] = dict(_DISC_TILE_MIXES)
-            if covered < 0.6:
-                cands[None] = _EMPTY_DISC
-            rd = color.classify(hist, float((win < 0).sum()), cands)
-            fit = color._score(hist, cands[rd.value]) if rd.value in cands else -np.inf
-            if rd.value in _PLAIN and (rd.confidence < 0.9 or fit < _LEAST_FIT):
-                # Seen steeply, a tile's side face and shadow fill much of the place beside
-                # it, darker and flat: a tile colour that fits it poorly is no tile's top.
-                rd = color.Reading(UNKNOWN, rd.confidence)
-            if beside_hidden and rd.value != UNKNOWN and (
-                    rd.confidence < 0.9 or float(np.log(over) @ hist) / max(1.0, hist.sum()) > fit - 0.5):
-                rd = color.Reading(UNKNOWN, 0.0)
+            rd = _read_by_mixes(look, over)
         values.append(rd.value)
         confs.append(rd.confidence)
     tiles = [v for v in values if v not in (None, UNKNOWN)]
@@ -449,32 +443,68 @@ def _read_disc(frame: np.ndarray, c_img: np.ndarray, ppm_img: float, wb: WhiteBa
 FACTORY_MODEL = "factory"  # the place model that reads a factory's places (vision.calibrate fits it)
 
 
-def _site_features(patch: np.ndarray, words: np.ndarray, site: tuple[float, float], *, covered: float,
-                   core_covered: float, beside_hidden: bool, over: np.ndarray | None,
+@dataclass(frozen=True)
+class _Look:
+    """What one place of a disc shows, in its window."""
+
+    site: tuple[float, float]  # disc view px
+    covered: float  # share of the window that is no print of the disc
+    core_covered: float  # the same of its middle
+    beside_hidden: bool  # something lies over the rim beside it
+    hist: np.ndarray  # colour-word counts
+    glare: float  # glare pixels
+
+
+def _read_by_mixes(look: _Look, over: np.ndarray | None) -> color.Reading:
+    """A place read by the colour-word mixes, when no factory model is at hand."""
+    if look.covered < 0.15 or look.core_covered < 0.3:
+        return color.Reading(None, 1.0)  # the sunburst shows: no tile here
+    cands: dict[str | None, list[np.ndarray]] = dict(_DISC_TILE_MIXES)
+    if look.covered < 0.6:
+        cands[None] = _EMPTY_DISC
+    rd = color.classify(look.hist, look.glare, cands)
+    fit = color._score(look.hist, cands[rd.value]) if rd.value in cands else -np.inf
+    if rd.value in _PLAIN and (rd.confidence < 0.9 or fit < _LEAST_FIT):
+        # Seen steeply, a tile's side face and shadow fill much of the place beside
+        # it, darker and flat: a tile colour that fits it poorly is no tile's top.
+        return color.Reading(UNKNOWN, rd.confidence)
+    if look.beside_hidden and rd.value != UNKNOWN and (
+            rd.confidence < 0.9 or float(np.log(over) @ look.hist) / max(1.0, look.hist.sum()) > fit - 0.5):
+        return color.Reading(UNKNOWN, 0.0)
+    return rd
+
+
+def _site_features(patch: np.ndarray, words: np.ndarray, looks: list[_Look], over: np.ndarray | None,
                    lift: np.ndarray | None) -> np.ndarray:
-    """One place of a disc described for the place model: the windows the boards' places
-    are described by, at the place and over a wider square (does a tile fill it?), the
-    share of each that is no print of the disc, how well each tile colour's mixes fit,
-    and what is known of things over the rim beside it and of how steep the view is."""
+    """Places of a disc described for the place model, one row each: the windows the
+    boards' places are described by, at the place and over a wider square (does a tile
+    fill it?), the share of each that is no print of the disc, how well each tile
+    colour's mixes fit, and what is known of things over the rim beside it and of how
+    steep the view is."""
     n = patch.shape[0]
-    parts, hists = [], []
+    parts, window_hists = [], []
     for half in (_HALF_WIN, _WIDE_WIN):
-        x0 = min(max(0, round(site[0]) - half), n - 2 * half)
-        y0 = min(max(0, round(site[1]) - half), n - 2 * half)
-        w = words[y0:y0 + 2 * half, x0:x0 + 2 * half].ravel()
-        hist = np.bincount(w[w >= 0], minlength=len(color.WORD_NAMES)).astype(np.float64)
-        glare = float((w < 0).sum())
-        hists.append(hist)
-        parts.append(window_features(patch[y0:y0 + 2 * half, x0:x0 + 2 * half].reshape(1, -1, 3),
-                                     hist[None], np.array([glare]))[0])
-    hist = hists[0]
-    per_px = max(1.0, hist.sum())
-    fits = [color._score(hist, _DISC_TILE_MIXES[c]) / per_px for c in COLORS]
-    seen_over = float(np.log(over) @ hist) / per_px if over is not None else 0.0
+        pixels, hists, glare = [], [], []
+        for look in looks:
+            x0 = min(max(0, round(look.site[0]) - half), n - 2 * half)
+            y0 = min(max(0, round(look.site[1]) - half), n - 2 * half)
+            w = words[y0:y0 + 2 * half, x0:x0 + 2 * half].ravel()
+            hists.append(np.bincount(w[w >= 0], minlength=len(color.WORD_NAMES)))
+            glare.append((w < 0).sum())
+            pixels.append(patch[y0:y0 + 2 * half, x0:x0 + 2 * half].reshape(-1, 3))
+        hists_a = np.array(hists, np.float64)
+        parts.append(window_features(np.array(pixels), hists_a, np.array(glare, np.float64)))
+        window_hists.append(hists_a)
+    hist = window_hists[0]  # the place's own window
+    per_px = np.maximum(1.0, hist.sum(axis=1))
+    # Each colour's best mix, as mean log-likelihood per pixel (0 for a window all glare).
+    fits = np.stack([(hist @ color._log_mixes(_DISC_TILE_MIXES[c]).T).max(axis=1) for c in COLORS],
+                    axis=1) / per_px[:, None]
+    seen_over = hist @ np.log(over) / per_px if over is not None else np.zeros(len(looks))
     steep = float(np.hypot(*lift)) if lift is not None else -1.0
-    parts.append(np.array([covered, core_covered, float(beside_hidden), over is not None, seen_over, steep,
-                           *fits]))
-    return np.concatenate(parts)
+    known = np.array([[look.covered, look.core_covered, look.beside_hidden, over is not None, fit, steep]
+                      for look, fit in zip(looks, seen_over, strict=True)], np.float64)
+    return np.concatenate([*parts, known, fits], axis=1)
 
 
 _HALF_WIN = max(2, round(0.28 * TILE_MM * _PATCH_PX_PER_MM))
@@ -711,6 +741,8 @@ def _read_center(frame: np.ndarray, plane: _Plane, factories: list[FactoryReadin
             # k-means++ seeds from OpenCV's thread-wide generator: reset it, or a frame would
             # read differently depending on what was read before it.
             cv2.setRNGSeed(1)
+            # A tile is some 900 px here: a few score of each place the heap's tiles as well.
+            pts = pts[::max(1, len(pts) // (_KMEANS_PER_TILE * k))]
             _, assign, centers = cv2.kmeans(pts, k, None, crit, 2, cv2.KMEANS_PP_CENTERS)
             assign = assign.ravel()
         else:
