@@ -167,8 +167,10 @@ def _hidden_tiles(colors: list[str], seen: list[str]) -> list[bool | None]:
     (the same order, hidden ones left out): None where the truth could mean either."""
     ways = [set(gone) for gone in itertools.combinations(range(len(colors)), len(colors) - len(seen))
             if [c for i, c in enumerate(colors) if i not in gone] == seen]
-    return [(i in ways[0]) if all((i in w) == (i in ways[0]) for w in ways) else None
-            for i in range(len(colors))] if ways else [None] * len(colors)
+    if not ways:
+        return [None] * len(colors)
+    first = ways[0]
+    return [(i in first) if all((i in w) == (i in first) for w in ways) else None for i in range(len(colors))]
 
 
 # A grid is never exactly on its board (an outline a hand bends, a tile's lean): each board
