@@ -741,7 +741,7 @@ def _read_center(frame: np.ndarray, plane: _Plane, factories: list[FactoryReadin
             # k-means++ seeds from OpenCV's thread-wide generator: reset it, or a frame would
             # read differently depending on what was read before it.
             cv2.setRNGSeed(1)
-            # A tile is some 900 px here: a few score of each place the heap's tiles as well.
+            # A tile is some 1,000 px here: a hundred of each place the heap's tiles as well as all of them.
             pts = pts[::max(1, len(pts) // (_KMEANS_PER_TILE * k))]
             _, assign, centers = cv2.kmeans(pts, k, None, crit, 2, cv2.KMEANS_PP_CENTERS)
             assign = assign.ravel()
