@@ -53,12 +53,13 @@ def test_the_floor_fills_from_the_left():
 
 
 def test_a_floor_place_under_a_hand_or_out_of_view_stays_unknown_and_says_nothing():
-    # Something over place 1 and place 3 out of the frame: neither is read, and neither
-    # moves where the tiles end (place 2, surely filled, says place 1 is too).
+    # Something over place 1 and place 3 out of the frame: neither is read. Place 3's
+    # window, off the frame, looks empty; were it heard, it would set the end before
+    # place 5, which surely holds a tile, and leave place 4 (as empty as black) unread.
     floor = [_place(red=0.99), _place(hidden=0.9, none=0.1), _place(white=0.98), _place(none=0.99),
-             _place(none=0.99), _place(none=0.99), _place(none=0.99)]
+             _place(black=0.5, none=0.5), _place(black=0.99), _place(none=0.99)]
     read = cells._decode_floor(floor, [True, True, True, False, True, True, True])
-    assert [r.value for r in read] == ["red", UNKNOWN, "white", UNKNOWN, None, None, None]
+    assert [r.value for r in read] == ["red", UNKNOWN, "white", UNKNOWN, "black", "black", None]
 
 
 def test_place_models_cover_every_kind_of_place():

@@ -125,12 +125,15 @@ def collect(frames: range, seed: int, cache: Path | None = None) -> tuple[dict, 
                     label = "printed:grey"
                 hists.setdefault(label, []).append(hist / hist.sum())
         for tf, geo in zip(truth["factories"], truth["geometry"]["factories"], strict=True):
-            near = [f for f in rec.factories if math.dist(f.center, tf["center"]) < 30 * px]
-            if near:
-                feats, labels = rows.setdefault(FACTORY_MODEL, ([], []))
-                for f, label in _factory_places(near[0], tf, geo):
-                    feats.append(f)
-                    labels.append(label)
+            if not rec.factories:
+                break
+            disc = min(rec.factories, key=lambda f: math.dist(f.center, tf["center"]))
+            if math.dist(disc.center, tf["center"]) > 30 * px:
+                continue
+            feats, labels = rows.setdefault(FACTORY_MODEL, ([], []))
+            for f, label in _factory_places(disc, tf, geo):
+                feats.append(f)
+                labels.append(label)
     return hists, rows
 
 

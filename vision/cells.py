@@ -638,9 +638,8 @@ def _read_places(features: np.ndarray, glare: np.ndarray, hists: np.ndarray,
     index = [PLACES.index(("floor", j)) for j in range(7)]
     in_view = [hists[i].sum() + glare[i] > 0 for i in index]
     for j, reading in enumerate(_decode_floor([probs[i] for i in index], in_view)):
-        if places[("floor", j)].value != UNKNOWN or not in_view[j]:
-            continue
-        places[("floor", j)] = reading
+        if places[("floor", j)].value == UNKNOWN:  # what a place shows surely of itself stands
+            places[("floor", j)] = reading
     return places, covered
 
 
