@@ -3,6 +3,7 @@ over them; on deterministic synthetic frames and exact camera geometry."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -81,3 +82,42 @@ def test_an_arm_over_a_boards_edge_does_not_hide_the_board():
     read, true = _places(found), _places(expected)
     assert all(r == t for r, t in zip(read, true, strict=True) if r != "unknown" and t != "unknown")
     assert sum(r == t for r, t in zip(read, true, strict=True)) >= 15
+
+
+def _sleeve(frame: np.ndarray, outline: list, px_per_mm: float, angle_deg: float, bgr: tuple) -> np.ndarray:
+    """The frame with a sleeve 90 mm wide laid across a board's middle."""
+    c = np.mean(outline, axis=0)
+    d = np.array([np.cos(np.radians(angle_deg)), np.sin(np.radians(angle_deg))])
+    n = np.array([-d[1], d[0]])
+    half, reach = 45 * px_per_mm, 400 * px_per_mm
+    poly = np.array([c - d * reach - n * half, c + d * reach - n * half,
+                     c + d * reach + n * half, c - d * reach + n * half])
+    mask = np.zeros(frame.shape[:2], np.float32)
+    cv2.fillConvexPoly(mask, np.round(poly).astype(np.int32), 1.0)
+    mask = cv2.GaussianBlur(mask, (0, 0), 1.5)[..., None]
+    # rounded: lit 0.85 along its middle, 0.7 at its edges
+    across = np.abs((np.indices(frame.shape[:2]).transpose(1, 2, 0) - c) @ n) / half
+    shade = (0.85 - 0.15 * np.clip(across, 0, 1))[..., None]
+    return (frame * (1 - mask) + np.float32(bgr) * shade * mask).astype(np.uint8)
+
+
+@pytest.mark.parametrize(("seed", "players", "board", "angle", "sleeve"), [
+    (5, 4, 2, 100.0, (60, 44, 40)),  # navy: as blue as the boards' print, it joined the board and itself
+    (7, 3, 0, 60.0, (60, 44, 40)),
+    (5, 4, 0, 80.0, (70, 100, 60)),  # green: it parts the board's frame in two
+    (5, 4, 1, 10.0, (70, 100, 60)),
+    (7, 3, 0, 60.0, (70, 100, 60)),
+])
+def test_a_sleeve_across_a_board_leaves_it_found_and_turned_right(seed, players, board, angle, sleeve):
+    rng = np.random.default_rng(seed)
+    frame, truth = render_table(random_content(rng, players=players), Conditions(shadow=0.35), rng)
+    geo = truth["geometry"]
+    frame = _sleeve(frame, geo["boards"][board]["outline"], geo["camera"]["px_per_mm"], angle, sleeve)
+    obs = recognize(frame)
+    assert len(obs["boards"]) == players
+    assert obs["occluded"]
+    expected = truth["boards"][board]
+    found = min(obs["boards"], key=lambda b: np.hypot(*np.subtract(b["center"], expected["center"])))
+    assert np.hypot(*np.subtract(found["center"], expected["center"])) < 15
+    assert found["rotation"] == expected["rotation"]
+    assert sum(r == t for r, t in zip(_places(found), _places(expected), strict=True)) >= 15

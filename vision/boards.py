@@ -26,7 +26,8 @@ BOARD_H_MM = 250.0
 PANEL_BOX_MM = (8.5, 80.0, 251.5, 242.0)
 PANEL_W_PX, PANEL_H_PX = 900, 600  # the measured crop
 
-_ORIENT_PX_PER_MM = 0.5
+_ORIENT_PX = 128  # the square a board is judged in for its turn
+_UNDER_SLEEVE = 0.02  # of that square under a blue sleeve: the board is occluded
 _REFINE_PX_PER_MM = 2.0
 
 
@@ -58,25 +59,36 @@ def find_boards(small: np.ndarray, scale: float, full: np.ndarray, wb: WhiteBala
     mask = blue_mask(small)
     k = max(3, round(3 * small.shape[1] / 960)) | 1
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    width = mask.shape[1]
+    cover = _wide_blue(mask, round(_WIDE_BLUE * width), _WIDE_BLUE_AREA * width**2)
+    mask = np.where(cover, 0, mask).astype(np.uint8)
+    cover = cover if cover.any() else None
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     area_img = small.shape[0] * small.shape[1]
     found: list[BoardFind] = []
     cut: list[np.ndarray] = []
     blocked: list[np.ndarray] = []  # whole outlines that did not make a board: maybe something stands over it
+    pieces: list[np.ndarray] = []  # outlines that made no board: maybe parts of one an arm lies across
     for contour in contours:
         hull_area = cv2.contourArea(cv2.convexHull(contour))
-        if hull_area < max(600.0, 0.002 * area_img) or hull_area > 0.5 * area_img:
+        if hull_area > 0.5 * area_img:
+            continue
+        if hull_area < max(600.0, 0.002 * area_img):
+            if hull_area >= _PIECE_LEAST * area_img:
+                pieces.append(contour)
             continue
         # A board cut by the frame's edge: its outline there is the frame's, not the board's.
         x, y, bw, bh = cv2.boundingRect(contour)
         if x <= 1 or y <= 1 or x + bw >= small.shape[1] - 1 or y + bh >= small.shape[0] - 1:
             cut.append(contour)
             continue
-        board = _whole_board(contour, hull_area, small, scale, full, wb=wb)
+        board = _whole_board(contour, hull_area, small, scale, full, wb=wb, cover=cover)
         if board is not None:
             found.append(board)
         elif hull_area >= 0.01 * area_img:
             blocked.append(contour)
+        else:
+            pieces.append(contour)
     # Every board lies on the table plane, so a whole board found measures the plane in
     # millimetres; that gives a cut board the sides the frame's edge hides. Without one,
     # the cut board's own sides and a typical lens measure it (_plane_from_sides).
@@ -84,20 +96,95 @@ def find_boards(small: np.ndarray, scale: float, full: np.ndarray, wb: WhiteBala
     if found:
         ref = max(found, key=lambda b: b.confidence)
         to_mm = np.linalg.inv(ref.board_h) @ np.diag([1 / scale, 1 / scale, 1.0])
-    h, w = full.shape[:2]
     for contour in cut:
-        board = _cut_board(contour, small, scale, full, wb, to_mm=to_mm)
+        board = _cut_board(contour, small, scale, full, wb, to_mm=to_mm, cover=cover)
         if board is None:  # it may only touch the frame's edge, or lose a corner to it
             board = _whole_board(contour, cv2.contourArea(cv2.convexHull(contour)), small, scale, full, wb=wb,
-                                 partial=True)
-        if board is not None and 0 <= board.center[0] < w and 0 <= board.center[1] < h:
+                                 partial=True, cover=cover)
+        if _new_board(board, found, full, near_ok=True):
             found.append(board)
+        else:
+            pieces.append(contour)
     for contour in blocked:
-        board = _cut_board(contour, small, scale, full, wb, to_mm=to_mm, occluded=True)
-        if board is not None and 0 <= board.center[0] < w and 0 <= board.center[1] < h \
-                and all(np.linalg.norm(board.center - b.center) > 0.3 * _size_px(b) for b in found):
+        board = _cut_board(contour, small, scale, full, wb, to_mm=to_mm, occluded=True, cover=cover)
+        if board is None:  # its outline's hull is whole: what stands over it leaves the corners
+            board = _whole_board(contour, cv2.contourArea(cv2.convexHull(contour)), small, scale, full, wb=wb,
+                                 occluded=True, cover=cover)
+        if _new_board(board, found, full):
             found.append(board)
+        else:
+            pieces.append(contour)
+    found += _joined(pieces, found, small, scale, full, wb=wb, to_mm=to_mm, cover=cover)
     return found
+
+
+def _new_board(board: BoardFind | None, found: list[BoardFind], full: np.ndarray, *,
+               near_ok: bool = False) -> bool:
+    """Whether a board rebuilt from part of its outline is kept: centred in the frame and
+    not over a board already found (unless `near_ok`)."""
+    if board is None:
+        return False
+    h, w = full.shape[:2]
+    return (0 <= board.center[0] < w and 0 <= board.center[1] < h
+            and (near_ok or all(np.linalg.norm(board.center - b.center) > 0.3 * _size_px(b) for b in found)))
+
+
+# An arm or a sleeve of the boards' blue is wide where a board's blue is narrow (its frame
+# and strips, under 10 mm; blue tiles laid together): a patch this wide and this big is
+# no print of a board. Left in the mask, it joins the boards it lies on into one outline
+# with itself, and across a board it looks like the strip that tells the owner's top.
+_WIDE_BLUE = 27 / 960  # of the detection width
+_WIDE_BLUE_AREA = 3000 / 960**2  # of its square
+
+
+def _wide_blue(mask: np.ndarray, k: int, least: float) -> np.ndarray:
+    """Where `mask` has patches wider than `k` px and of at least `least` px, and a
+    little round them (their blurred rim is blue too)."""
+    k = max(5, k) | 1
+    wide = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(wide)
+    big = np.nonzero(stats[1:, cv2.CC_STAT_AREA] >= least)[0] + 1
+    if len(big) == 0:
+        return np.zeros(mask.shape, bool)
+    return cv2.dilate(np.isin(labels, big).astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
+
+
+_PIECE_LEAST = 0.0005  # of the frame's area: smaller outlines are no part of a board's frame
+_PIECES_MOST = 8  # the largest outlines left over that are tried in pairs
+_PIECE_GAP = 0.4  # an arm's width at most, in board sizes
+
+
+def _joined(pieces: list[np.ndarray], found: list[BoardFind], small: np.ndarray, scale: float,
+            full: np.ndarray, *, wb: WhiteBalance, to_mm: np.ndarray | None,
+            cover: np.ndarray | None) -> list[BoardFind]:
+    """Boards an arm lies across, their frame in two outlines either side of it: the
+    outlines left over, joined in pairs near enough for an arm to part them."""
+    pieces = sorted(pieces, key=lambda c: -cv2.contourArea(cv2.convexHull(c)))[:_PIECES_MOST]
+    sizes = [_size_px(b) * scale for b in found]
+    size = float(np.median(sizes)) if sizes else 0.25 * max(small.shape[:2])
+    joined: list[BoardFind] = []
+    used: set[int] = set()
+    for i, j in itertools.combinations(range(len(pieces)), 2):
+        if i in used or j in used or _gap(pieces[i], pieces[j]) > _PIECE_GAP * size:
+            continue
+        parts = [pieces[i], pieces[j]]
+        both = np.concatenate(parts)
+        hull_area = cv2.contourArea(cv2.convexHull(both))
+        if not 0.3 * size**2 < hull_area < 1.5 * size**2:
+            continue
+        board = _cut_board(both, small, scale, full, wb, to_mm=to_mm, occluded=True, parts=parts, cover=cover)
+        if board is None:
+            board = _whole_board(both, hull_area, small, scale, full, wb=wb, occluded=True, cover=cover)
+        if _new_board(board, found + joined, full):
+            joined.append(board)
+            used |= {i, j}
+    return joined
+
+
+def _gap(a: np.ndarray, b: np.ndarray) -> float:
+    """The least distance between two outlines (each thinned to at most 200 points)."""
+    pa, pb = (c.reshape(-1, 2)[:: max(1, len(c) // 200)].astype(np.float64) for c in (a, b))
+    return float(np.sqrt(((pa[:, None] - pb[None]) ** 2).sum(axis=2).min()))
 
 
 def _size_px(board: BoardFind) -> float:
@@ -105,10 +192,12 @@ def _size_px(board: BoardFind) -> float:
 
 
 def _whole_board(contour: np.ndarray, hull_area: float, small: np.ndarray, scale: float, full: np.ndarray, *,
-                 wb: WhiteBalance, partial: bool = False) -> BoardFind | None:
-    """A board whose outline is (nearly) all in view: a quadrilateral it fills."""
+                 wb: WhiteBalance, partial: bool = False, occluded: bool = False,
+                 cover: np.ndarray | None = None) -> BoardFind | None:
+    """A board whose outline is (nearly) all in view: a quadrilateral it fills. A side
+    that runs along `cover` (a blue sleeve taken out of the mask) is the sleeve's edge."""
     quad = fit_quad(contour)
-    if quad is None:
+    if quad is None or (cover is not None and max(_along(cover, quad)) > 0.5):
         return None
     qarea = cv2.contourArea(quad.astype(np.float32))
     if qarea <= 0 or hull_area / qarea < 0.85 or not cv2.isContourConvex(quad.astype(np.float32)):
@@ -116,7 +205,7 @@ def _whole_board(contour: np.ndarray, hull_area: float, small: np.ndarray, scale
     sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
     if sides.min() / sides.max() < 0.35:
         return None
-    return _orient_and_refine(small, quad, scale, full, wb, partial=partial)
+    return _orient_and_refine(small, quad, scale, full, wb, partial=partial, occluded=occluded, cover=cover)
 
 
 def _plane_from_sides(sides: list[tuple[np.ndarray, np.ndarray]], w: int, h: int) -> np.ndarray | None:
@@ -154,11 +243,14 @@ def _plane_from_sides(sides: list[tuple[np.ndarray, np.ndarray]], w: int, h: int
 
 
 def _cut_board(contour: np.ndarray, small: np.ndarray, scale: float, full: np.ndarray, wb: WhiteBalance, *,
-               to_mm: np.ndarray | None, occluded: bool = False) -> BoardFind | None:
+               to_mm: np.ndarray | None, occluded: bool = False,
+               parts: list[np.ndarray] | None = None, cover: np.ndarray | None = None) -> BoardFind | None:
     """A board partly outside the frame, from the sides of it that are in view: four
     partial sides meet in the corners (one maybe out of view); three sides leave the
-    fourth at the board's known size, measured on the table plane."""
-    sides = _visible_sides(contour, small.shape[1], small.shape[0], occluded)
+    fourth at the board's known size, measured on the table plane. `parts`: the outlines
+    `contour` joins, when something parts the board's frame; `cover`: where a blue
+    sleeve was taken out of the mask (the outline along it is the sleeve's edge)."""
+    sides = _visible_sides(contour, small.shape[1], small.shape[0], occluded, parts=parts, cover=cover)
     if sides is None:
         return None
     if len(sides) == 4:
@@ -166,7 +258,7 @@ def _cut_board(contour: np.ndarray, small: np.ndarray, scale: float, full: np.nd
         if not np.isfinite(quad).all():
             return None
         return _orient_and_refine(small, order_clockwise(quad), scale, full, wb, partial=True,
-                                  occluded=occluded)
+                                  occluded=occluded, cover=cover)
     if len(sides) != 3:
         return None
     c1, c2 = _intersect(sides[0], sides[1]), _intersect(sides[1], sides[2])
@@ -192,7 +284,7 @@ def _cut_board(contour: np.ndarray, small: np.ndarray, scale: float, full: np.nd
         depth = length * across / along
         far = apply_h(from_mm, [p2 + normal * depth, p1 + normal * depth])
         quad = order_clockwise(np.array([c1, c2, far[0], far[1]]))
-        board = _orient_and_refine(small, quad, scale, full, wb, partial=True, occluded=occluded)
+        board = _orient_and_refine(small, quad, scale, full, wb, partial=True, occluded=occluded, cover=cover)
         if board is None:
             continue
         # The side in view runs along the owner's top or bottom edge exactly when it is the width.
@@ -207,8 +299,9 @@ def _cut_board(contour: np.ndarray, small: np.ndarray, scale: float, full: np.nd
     return best
 
 
-def _visible_sides(contour: np.ndarray, w: int, h: int,
-                   occluded: bool = False) -> list[tuple[np.ndarray, np.ndarray]] | None:
+def _visible_sides(contour: np.ndarray, w: int, h: int, occluded: bool = False, *,
+                   parts: list[np.ndarray] | None = None,
+                   cover: np.ndarray | None = None) -> list[tuple[np.ndarray, np.ndarray]] | None:
     """Lines (point, direction) of the board sides in view, in order along the outline,
     leaving out the stretches that run along the frame's edge and, if `occluded`, those
     of the outline's hull that no outline point lies along: there something (a hand, a
@@ -226,9 +319,10 @@ def _visible_sides(contour: np.ndarray, w: int, h: int,
 
     edges = [on_edge(poly[i]) for i in range(n)]
     border = [bool(edges[i] & edges[(i + 1) % n]) for i in range(n)]  # segment i: poly[i] -> poly[i+1]
+    if cover is not None:
+        border = [b or sl > 0.5 for b, sl in zip(border, _along(cover, poly), strict=True)]
     if occluded:
-        support = _support(contour, poly)
-        border = [b or sup < 0.6 for b, sup in zip(border, support, strict=True)]
+        border = [b or sup < 0.6 for b, sup in zip(border, _support(parts or [contour], poly), strict=True)]
     if not any(border) or all(border):
         return None
     # The runs of the outline between the stretches left out, each simplified to sides.
@@ -280,13 +374,14 @@ def _visible_sides(contour: np.ndarray, w: int, h: int,
     return sides
 
 
-def _support(contour: np.ndarray, poly: np.ndarray) -> list[float]:
-    """For each segment of a closed polygon, the share of it that runs along the outline."""
-    pts = contour.reshape(-1, 2).astype(np.int32)
+def _support(parts: list[np.ndarray], poly: np.ndarray) -> list[float]:
+    """For each segment of a closed polygon, the share of it that runs along the outlines."""
+    pts = np.concatenate([c.reshape(-1, 2) for c in parts]).astype(np.int32)
     x0, y0 = pts.min(axis=0) - 4
     size = pts.max(axis=0) - (x0, y0) + 5
     ink = np.full((int(size[1]), int(size[0])), 255, np.uint8)
-    cv2.polylines(ink, [(pts - (x0, y0)).reshape(-1, 1, 2)], True, 0, 1)
+    outlines = [(c.reshape(-1, 2).astype(np.int32) - (x0, y0)).reshape(-1, 1, 2) for c in parts]
+    cv2.polylines(ink, outlines, True, 0, 1)
     dist = cv2.distanceTransform(ink, cv2.DIST_L2, 3)
     out = []
     for i in range(len(poly)):
@@ -297,6 +392,21 @@ def _support(contour: np.ndarray, poly: np.ndarray) -> list[float]:
         q[:, 0] = np.clip(q[:, 0], 0, dist.shape[1] - 1)
         q[:, 1] = np.clip(q[:, 1], 0, dist.shape[0] - 1)
         out.append(float((dist[q[:, 1], q[:, 0]] <= 2.5).mean()))
+    return out
+
+
+def _along(cover: np.ndarray, poly: np.ndarray) -> list[float]:
+    """For each segment of a closed polygon, the share of it within 5 px of `cover`."""
+    near = cv2.dilate(cover.astype(np.uint8), np.ones((11, 11), np.uint8)) > 0
+    h, w = near.shape
+    out = []
+    for i in range(len(poly)):
+        a, b = poly[i], poly[(i + 1) % len(poly)]
+        t = np.linspace(0, 1, max(2, int(np.linalg.norm(b - a))))[:, None]
+        q = np.round(a + (b - a) * t).astype(int)
+        inside = (q[:, 0] >= 0) & (q[:, 0] < w) & (q[:, 1] >= 0) & (q[:, 1] < h)
+        hits = near[q[inside, 1], q[inside, 0]]
+        out.append(float(hits.sum() / len(q)))
     return out
 
 
@@ -314,16 +424,24 @@ def _intersect(l1: tuple[np.ndarray, np.ndarray], l2: tuple[np.ndarray, np.ndarr
     return p1 + t[0] * d1
 
 
+# A board something stands over is rebuilt from less of its outline; a strip standing out
+# little from the other sides' bands is then no better than a guess at its turn.
+_OCCLUDED_CLARITY = 0.3
+
+
 def _orient(small: np.ndarray, quad: np.ndarray, partial: bool = False,
-            occluded: bool = False) -> tuple[int, float] | None:
+            occluded: bool = False, under: np.ndarray | None = None) -> tuple[int, float] | None:
     """Which quad side is the owner's top: index k such that quad rolled by k starts at
     the owner's top-left; and how clearly the panel sits low. `partial`: the board
-    runs out of the frame, so only the part in view is judged."""
-    n = 128
+    runs out of the frame, so only the part in view is judged; `under`: where a blue
+    sleeve lies over it (in the square of _ORIENT_PX), of which nothing is judged."""
+    n = _ORIENT_PX
     h = rect_homography(quad, n, n)
     square = cv2.warpPerspective(small, np.linalg.inv(h), (n, n), flags=cv2.INTER_LINEAR)
     blue = (blue_mask(square) > 0).astype(np.float32)
     seen = in_frame(h, n, n, small.shape[1], small.shape[0]) if partial else np.ones((n, n), bool)
+    if under is not None:
+        seen &= ~under
     ring = np.zeros((n, n), bool)
     ring[:4], ring[-4:], ring[:, :4], ring[:, -4:] = True, True, True, True
     # Where something stands over the board, its frame is not blue there.
@@ -355,6 +473,8 @@ def _orient(small: np.ndarray, quad: np.ndarray, partial: bool = False,
     # (top: q0; right: q1; bottom: q2; left: q3).
     k = int(order[0])
     clarity = float(np.clip((best - second) / 0.4, 0, 1))
+    if occluded and clarity < _OCCLUDED_CLARITY:
+        return None
     return k, float(clarity)
 
 
@@ -402,9 +522,16 @@ def _looks_like_board(rect: np.ndarray, s: float, seen: np.ndarray, occluded: bo
 
 
 def _orient_and_refine(small: np.ndarray, quad_small: np.ndarray, scale: float, full: np.ndarray,
-                       wb: WhiteBalance, *, partial: bool = False,
-                       occluded: bool = False) -> BoardFind | None:
-    oriented = _orient(small, quad_small, partial, occluded)
+                       wb: WhiteBalance, *, partial: bool = False, occluded: bool = False,
+                       cover: np.ndarray | None = None) -> BoardFind | None:
+    under = None
+    if cover is not None:
+        h = rect_homography(quad_small, _ORIENT_PX, _ORIENT_PX)
+        under = cv2.warpPerspective(cover.astype(np.uint8), np.linalg.inv(h), (_ORIENT_PX, _ORIENT_PX),
+                                    flags=cv2.INTER_NEAREST) > 0
+        # a blue sleeve over a board stands over it as a hand does
+        occluded = occluded or under.mean() > _UNDER_SLEEVE
+    oriented = _orient(small, quad_small, partial, occluded, under)
     if oriented is None:
         return None
     k, clarity = oriented
