@@ -4,12 +4,14 @@ with nothing to find."""
 from __future__ import annotations
 
 from collections import Counter
+from types import SimpleNamespace
 
 import cv2
 import numpy as np
 import pytest
 
-from vision.recognize import FORMAT, recognize
+from vision.color import WhiteBalance
+from vision.recognize import FORMAT, _table_balances, recognize
 from vision.synth import (
     BoardContent,
     Conditions,
@@ -205,3 +207,18 @@ def test_centre_tiles_left_unread_are_unknown_not_a_hand() -> None:
     obs = recognize(frame, len(truth["boards"]))
     assert obs["center"]["unknown"] > 0
     assert not obs["occluded"]
+
+
+def test_a_board_not_where_it_was_found_does_not_tint_the_table() -> None:
+    # A board rebuilt round a navy sleeve, its grid off its print, took the sleeve for its
+    # cream: gains of 3-6. With the one board in place, the median of two tinted every disc.
+    def board(gains: tuple, in_place: bool) -> SimpleNamespace:
+        return SimpleNamespace(balance=WhiteBalance(np.float32(gains)), grid_in_place=in_place)
+
+    placed = board((0.96, 1.01, 1.05), True)
+    astray = board((3.2, 5.1, 6.2), False)
+    near = board((0.8, 0.9, 0.9), False)  # its grid failed under a hand, but it is where it was found
+    assert [b.gains.tolist() for b in _table_balances([placed, astray, near])] == \
+        [placed.balance.gains.tolist(), near.balance.gains.tolist()]
+    # With no grid in place there is nothing to judge by: every board counts.
+    assert len(_table_balances([board((1, 1, 1), False), board((3, 3, 3), False)])) == 2

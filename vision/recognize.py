@@ -46,7 +46,7 @@ def analyse(frame_bgr: np.ndarray, players: int | None = None) -> Recognition:
     readings = [read_registered(frame, b, rough) for b in finds]
     readings = _seat_order(readings)
 
-    table_wb = WhiteBalance.combine([r.balance for _, r in readings])
+    table_wb = WhiteBalance.combine(_table_balances([r for _, r in readings]))
     factories, center = read_factories(frame, small, scale, table_wb, [b for b, _ in readings])
 
     boards_json = [_board_json(b, r) for b, r in readings]
@@ -63,6 +63,21 @@ def analyse(frame_bgr: np.ndarray, players: int | None = None) -> Recognition:
         "center": center.as_json() if center is not None else {"tiles": {}, "marker": False, "unknown": 0},
     }
     return Recognition(observation, readings, factories, center)
+
+
+_BALANCE_APART = 1.5  # a board's gains this far (either way) from those of boards in place
+
+
+def _table_balances(readings: list[BoardReading]) -> list[WhiteBalance]:
+    """The boards' balances the table's is made from. A board whose grid is not on its
+    print may not be where it was found: its "cream" may be an arm or the table, and its
+    gains, far from those of the boards whose grid is in place, would tint every disc."""
+    placed = [r.balance.gains for r in readings if r.grid_in_place]
+    if not placed:
+        return [r.balance for r in readings]
+    middle = np.median(np.stack(placed), axis=0)
+    return [r.balance for r in readings if r.grid_in_place
+            or np.all(np.abs(np.log(r.balance.gains / middle)) < np.log(_BALANCE_APART))]
 
 
 def _as_bgr(frame: np.ndarray) -> np.ndarray:
