@@ -375,11 +375,13 @@ def _visible_sides(contour: np.ndarray, w: int, h: int, occluded: bool = False, 
         if sides and abs(float(sides[-1][1] @ side[1])) > 0.97 and _off_line(sides[-1], side[0]) < 3.0:
             continue
         sides.append(side)
-    # Consecutive sides of a board meet near a right angle.
-    for s1, s2 in itertools.pairwise(sides):
-        if abs(float(s1[1] @ s2[1])) > 0.6:
-            return None
-    return sides
+    # Consecutive sides of a board meet near a right angle. Runs apart (something over the
+    # board between them) keep their order round it, but the chain may start in any run.
+    for turn in range(len(sides) if len(runs) > 1 else 1):
+        chain = sides[turn:] + sides[:turn]
+        if all(abs(float(s1[1] @ s2[1])) <= 0.6 for s1, s2 in itertools.pairwise(chain)):
+            return chain
+    return None
 
 
 def _support(parts: list[np.ndarray], poly: np.ndarray) -> list[float]:
@@ -462,10 +464,14 @@ def _orient(small: np.ndarray, quad: np.ndarray, partial: bool = False,
     depth = (PANEL_BOX_MM[1] - 5.0) / BOARD_H_MM
     lo, hi = round((depth - 0.1) * n), round((depth + 0.08) * n)
     inner = slice(round(0.1 * n), round(0.9 * n))
+    # A row is judged on what of it is in view, if that is most of it; over a board
+    # something stands over, on half of it.
+    least_seen = 0.5 if occluded else 0.8
+
     def strongest(rows: np.ndarray) -> float:
         seen_share = np.isfinite(rows).mean(axis=1)
-        means = np.nanmean(np.where(seen_share[:, None] >= 0.8, rows, 0.0), axis=1)
-        return float(np.max(np.where(seen_share >= 0.8, means, 0.0)))
+        means = np.nanmean(np.where(seen_share[:, None] >= least_seen, rows, 0.0), axis=1)
+        return float(np.max(np.where(seen_share >= least_seen, means, 0.0)))
 
     bands = [strongest(blue[lo:hi, inner]),  # the square's top side is the owner's top
              strongest(blue[inner, n - hi:n - lo].T),  # right side
