@@ -75,13 +75,19 @@ def test_an_arm_over_a_boards_edge_does_not_hide_the_board():
     obs = recognize(frame)
     assert len(obs["boards"]) == 4
     assert obs["occluded"]
-    expected = truth["boards"][covered[0]]
+    _assert_found_and_read(obs, truth["boards"][covered[0]], least_right=15)
+
+
+def _assert_found_and_read(obs: dict, expected: dict, *, least_right: int, misreads: bool = False) -> None:
+    """The board found nearest `expected` lies where it does, turned as it is, with at
+    least `least_right` places read right and (unless `misreads`) none read wrong."""
     found = min(obs["boards"], key=lambda b: np.hypot(*np.subtract(b["center"], expected["center"])))
     assert np.hypot(*np.subtract(found["center"], expected["center"])) < 15
     assert found["rotation"] == expected["rotation"]
     read, true = _places(found), _places(expected)
-    assert all(r == t for r, t in zip(read, true, strict=True) if r != "unknown" and t != "unknown")
-    assert sum(r == t for r, t in zip(read, true, strict=True)) >= 15
+    if not misreads:
+        assert all(r == t for r, t in zip(read, true, strict=True) if r != "unknown" and t != "unknown")
+    assert sum(r == t for r, t in zip(read, true, strict=True)) >= least_right
 
 
 def _sleeve(frame: np.ndarray, outline: list, px_per_mm: float, angle_deg: float, bgr: tuple) -> np.ndarray:
@@ -116,11 +122,8 @@ def test_a_sleeve_across_a_board_leaves_it_found_and_turned_right(seed, players,
     obs = recognize(frame)
     assert len(obs["boards"]) == players
     assert obs["occluded"]
-    expected = truth["boards"][board]
-    found = min(obs["boards"], key=lambda b: np.hypot(*np.subtract(b["center"], expected["center"])))
-    assert np.hypot(*np.subtract(found["center"], expected["center"])) < 15
-    assert found["rotation"] == expected["rotation"]
-    assert sum(r == t for r, t in zip(_places(found), _places(expected), strict=True)) >= 15
+    # A plain dark band over places looks like black tiles: what lies under it is not judged.
+    _assert_found_and_read(obs, truth["boards"][board], least_right=15, misreads=True)
 
 
 @pytest.mark.parametrize(("frame", "board"), [(29, 1), (74, 0), (95, 1), (131, 3)])
@@ -131,10 +134,4 @@ def test_boards_under_arms_of_a_mixed_run_are_found_and_read(frame, board):
     image, truth = render_table(content, cond, rng)
     obs = recognize(image)
     assert len(obs["boards"]) == len(truth["boards"])
-    expected = truth["boards"][board]
-    found = min(obs["boards"], key=lambda b: np.hypot(*np.subtract(b["center"], expected["center"])))
-    assert np.hypot(*np.subtract(found["center"], expected["center"])) < 15
-    assert found["rotation"] == expected["rotation"]
-    read, true = _places(found), _places(expected)
-    assert all(r == t for r, t in zip(read, true, strict=True) if r != "unknown" and t != "unknown")
-    assert sum(r == t for r, t in zip(read, true, strict=True)) >= 35
+    _assert_found_and_read(obs, truth["boards"][board], least_right=35)
