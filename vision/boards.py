@@ -12,7 +12,7 @@ Stages, each on the physical board rather than on any one picture of it:
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -549,7 +549,23 @@ def _orient_and_refine(small: np.ndarray, quad_small: np.ndarray, scale: float, 
     if oriented is None:
         return None
     k, clarity = oriented
-    quad = np.roll(order_clockwise(quad_small), -k, axis=0) / scale
+    return _refined(np.roll(order_clockwise(quad_small), -k, axis=0) / scale, clarity, full, wb,
+                    partial=partial, occluded=occluded)
+
+
+def turned(board: BoardFind, quarters: int, full: np.ndarray, wb: WhiteBalance) -> BoardFind | None:
+    """The board with its owner's top `quarters` quarter turns clockwise from where it
+    was found, its panel measured again; None if no panel is there. For a board whose
+    grid misses its print: seen near 45 degrees, the strip that told its top may have
+    been misjudged."""
+    refined = _refined(np.roll(board.quad, -quarters, axis=0), 0.0, full, wb, partial=True, occluded=True)
+    return None if refined is None else replace(refined, confidence=board.confidence)
+
+
+def _refined(quad: np.ndarray, clarity: float, full: np.ndarray, wb: WhiteBalance, *,
+             partial: bool, occluded: bool) -> BoardFind | None:
+    """The board whose outline is `quad` (image px, from the owner's top-left), its
+    panel's edges measured; `clarity`: how clearly its turn was told."""
     # The quad's long/short sides tell the board's 260 x 250 mm only roughly; rely on the panel.
     board_h = rect_homography(quad, BOARD_W_MM, BOARD_H_MM)
     s = _REFINE_PX_PER_MM

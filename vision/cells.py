@@ -34,7 +34,7 @@ import cv2
 import numpy as np
 
 from . import color
-from .boards import PANEL_H_PX, PANEL_W_PX, BoardFind
+from .boards import PANEL_H_PX, PANEL_W_PX, BoardFind, turned
 from .color import COLORS, MARKER, UNKNOWN, Reading, WhiteBalance
 from .geometry import apply_h, camera_in_plane, in_frame, parallax
 
@@ -319,7 +319,27 @@ def read_registered(frame: np.ndarray, board: BoardFind,
         # The print shows only weakly where the grid puts it and clearly nowhere near: the
         # grid may be off by part of a cell, so its places are read as surely as a moved one's.
         return board, read_board(frame, board, rough, _MOVED_SURE)
+    if not reading.grid_in_place and _near_diagonal(board):
+        # Seen near 45 degrees, a board's strip (which tells its owner's top) may be
+        # misjudged. Turned wrong, its wall lies off the print (the panel is the board's
+        # lower part): a turn whose grid shows the coloured print clearly is the board's.
+        # (Only the coloured print: the grey check, and a coloured one passed only weakly,
+        # let wrong turns through over the pattern lines' tiles.)
+        for quarters in (1, 3, 2):
+            other = turned(board, quarters, frame, rough)
+            again = read_board(frame, other, rough) if other is not None else None
+            if again is not None and again.grid_in_place and again.side == "colored" and _print_clear(again):
+                return other, again
     return board, reading
+
+
+_DIAGONAL_WITHIN = 15.0  # degrees from 45 (in the image) a board's turn may be misjudged
+
+
+def _near_diagonal(board: BoardFind) -> bool:
+    top = board.quad[1] - board.quad[0]
+    angle = float(np.degrees(np.arctan2(top[1], top[0]))) % 90.0
+    return abs(angle - 45.0) <= _DIAGONAL_WITHIN
 
 
 def _print_shown(reading: BoardReading) -> float:
