@@ -170,15 +170,17 @@ def _joined(pieces: list[np.ndarray], found: list[BoardFind], small: np.ndarray,
     pieces = sorted(pieces, key=lambda c: -cv2.contourArea(cv2.convexHull(c)))[:_PIECES_MOST]
     sizes = [_size_px(b) * scale for b in found]
     size = float(np.median(sizes)) if sizes else 0.25 * max(small.shape[:2])
+    boxes = [cv2.boundingRect(c) for c in pieces]
     joined: list[BoardFind] = []
     used: set[int] = set()
     for i, j in itertools.combinations(range(len(pieces)), 2):
-        if i in used or j in used or _gap(pieces[i], pieces[j]) > _PIECE_GAP * size:
+        # Cheapest first: the boxes' gap is at most the outlines'.
+        if i in used or j in used or _box_gap(boxes[i], boxes[j]) > _PIECE_GAP * size:
             continue
         parts = [pieces[i], pieces[j]]
         both = np.concatenate(parts)
         hull_area = cv2.contourArea(cv2.convexHull(both))
-        if not 0.3 * size**2 < hull_area < 1.5 * size**2:
+        if not 0.3 * size**2 < hull_area < 1.5 * size**2 or _gap(*parts) > _PIECE_GAP * size:
             continue
         board = _cut_board(both, small, scale, full, wb, to_mm=to_mm, occluded=True, parts=parts, cover=cover)
         if board is None:
@@ -187,6 +189,13 @@ def _joined(pieces: list[np.ndarray], found: list[BoardFind], small: np.ndarray,
             joined.append(board)
             used |= {i, j}
     return joined
+
+
+def _box_gap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> float:
+    """The least distance between two boxes (x, y, width, height)."""
+    dx = max(0, max(a[0], b[0]) - min(a[0] + a[2], b[0] + b[2]))
+    dy = max(0, max(a[1], b[1]) - min(a[1] + a[3], b[1] + b[3]))
+    return float(np.hypot(dx, dy))
 
 
 def _gap(a: np.ndarray, b: np.ndarray) -> float:
