@@ -60,9 +60,9 @@ def find_boards(small: np.ndarray, scale: float, full: np.ndarray, wb: WhiteBala
     k = max(3, round(3 * small.shape[1] / 960)) | 1
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     width = mask.shape[1]
-    cover = _wide_blue(mask, round(_WIDE_BLUE * width), _WIDE_BLUE_AREA * width**2)
-    mask = np.where(cover, 0, mask).astype(np.uint8)
-    cover = cover if cover.any() else None
+    wide = _wide_blue(mask, round(_WIDE_BLUE * width), _WIDE_BLUE_AREA * width**2)
+    mask = np.where(wide, 0, mask).astype(np.uint8)
+    cover = _Sleeves.of(wide) if wide.any() else None
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     area_img = small.shape[0] * small.shape[1]
     found: list[BoardFind] = []
@@ -157,14 +157,28 @@ def _wide_blue(mask: np.ndarray, k: int, least: float) -> np.ndarray:
     return cv2.dilate(cover, np.ones((7, 7), np.uint8)) > 0
 
 
+@dataclass(frozen=True)
+class _Sleeves:
+    """Where wide blue (a sleeve) was taken out of the detection mask, and where lies
+    within 5 px of it (an outline that runs there is the sleeve's edge)."""
+
+    over: np.ndarray
+    near: np.ndarray
+
+    @classmethod
+    def of(cls, over: np.ndarray) -> _Sleeves:
+        return cls(over, cv2.dilate(over.astype(np.uint8), np.ones((11, 11), np.uint8)) > 0)
+
+
 _PIECE_LEAST = 0.0005  # of the frame's area: smaller outlines are no part of a board's frame
 _PIECES_MOST = 8  # the largest outlines left over that are tried in pairs
-_PIECE_GAP = 0.4  # an arm's width at most, in board sizes
+_PIECE_GAP = 0.4  # an arm's width at most, in boards' diagonals
+_PIECES_AREA = (0.3, 1.5)  # their joined hull, in boards' diagonals squared (a whole board: 0.5)
 
 
 def _joined(pieces: list[np.ndarray], found: list[BoardFind], small: np.ndarray, scale: float,
             full: np.ndarray, *, wb: WhiteBalance, to_mm: np.ndarray | None,
-            cover: np.ndarray | None) -> list[BoardFind]:
+            cover: _Sleeves | None) -> list[BoardFind]:
     """Boards an arm lies across, their frame in two outlines either side of it: the
     outlines left over, joined in pairs near enough for an arm to part them."""
     pieces = sorted(pieces, key=lambda c: -cv2.contourArea(cv2.convexHull(c)))[:_PIECES_MOST]
@@ -180,7 +194,8 @@ def _joined(pieces: list[np.ndarray], found: list[BoardFind], small: np.ndarray,
         parts = [pieces[i], pieces[j]]
         both = np.concatenate(parts)
         hull_area = cv2.contourArea(cv2.convexHull(both))
-        if not 0.3 * size**2 < hull_area < 1.5 * size**2 or _gap(*parts) > _PIECE_GAP * size:
+        if not _PIECES_AREA[0] * size**2 < hull_area < _PIECES_AREA[1] * size**2 \
+                or _gap(*parts) > _PIECE_GAP * size:
             continue
         board = _cut_board(both, small, scale, full, wb, to_mm=to_mm, occluded=True, parts=parts, cover=cover)
         if board is None:
@@ -210,11 +225,11 @@ def _size_px(board: BoardFind) -> float:
 
 def _whole_board(contour: np.ndarray, hull_area: float, small: np.ndarray, scale: float, full: np.ndarray, *,
                  wb: WhiteBalance, partial: bool = False, occluded: bool = False,
-                 cover: np.ndarray | None = None) -> BoardFind | None:
+                 cover: _Sleeves | None = None) -> BoardFind | None:
     """A board whose outline is (nearly) all in view: a quadrilateral it fills. A side
-    that runs along `cover` (a blue sleeve taken out of the mask) is the sleeve's edge."""
+    that runs along a sleeve in `cover` is the sleeve's edge."""
     quad = fit_quad(contour)
-    if quad is None or (cover is not None and max(_along(cover, quad)) > 0.5):
+    if quad is None or (cover is not None and max(_along(cover.near, quad)) > 0.5):
         return None
     qarea = cv2.contourArea(quad.astype(np.float32))
     if qarea <= 0 or hull_area / qarea < 0.85 or not cv2.isContourConvex(quad.astype(np.float32)):
@@ -261,12 +276,12 @@ def _plane_from_sides(sides: list[tuple[np.ndarray, np.ndarray]], w: int, h: int
 
 def _cut_board(contour: np.ndarray, small: np.ndarray, scale: float, full: np.ndarray, wb: WhiteBalance, *,
                to_mm: np.ndarray | None, occluded: bool = False,
-               parts: list[np.ndarray] | None = None, cover: np.ndarray | None = None) -> BoardFind | None:
+               parts: list[np.ndarray] | None = None, cover: _Sleeves | None = None) -> BoardFind | None:
     """A board partly outside the frame, from the sides of it that are in view: four
     partial sides meet in the corners (one maybe out of view); three sides leave the
     fourth at the board's known size, measured on the table plane. `parts`: the outlines
-    `contour` joins, when something parts the board's frame; `cover`: where a blue
-    sleeve was taken out of the mask (the outline along it is the sleeve's edge)."""
+    `contour` joins, when something parts the board's frame; `cover`: the blue sleeves
+    taken out of the mask (the outline along one is its edge)."""
     sides = _visible_sides(contour, small.shape[1], small.shape[0], occluded, parts=parts, cover=cover)
     if sides is None:
         return None
@@ -318,11 +333,13 @@ def _cut_board(contour: np.ndarray, small: np.ndarray, scale: float, full: np.nd
 
 def _visible_sides(contour: np.ndarray, w: int, h: int, occluded: bool = False, *,
                    parts: list[np.ndarray] | None = None,
-                   cover: np.ndarray | None = None) -> list[tuple[np.ndarray, np.ndarray]] | None:
+                   cover: _Sleeves | None = None) -> list[tuple[np.ndarray, np.ndarray]] | None:
     """Lines (point, direction) of the board sides in view, in order along the outline,
-    leaving out the stretches that run along the frame's edge and, if `occluded`, those
-    of the outline's hull that no outline point lies along: there something (a hand, a
-    bottle) stands over the board's edge and the hull only bridges it."""
+    leaving out the stretches that run along the frame's edge or a sleeve in `cover`
+    and, if `occluded`, those of the outline's hull that no point of the outlines
+    (`parts`, if `contour` joins several) lies along: there something (a hand, a bottle)
+    stands over the board's edge and the hull only bridges it. Sides in runs apart are
+    chained from whichever run leaves each meeting a right angle."""
     hull = cv2.convexHull(contour.reshape(-1, 1, 2).astype(np.float32)).reshape(-1, 2).astype(np.float64)
     peri = cv2.arcLength(hull.astype(np.float32).reshape(-1, 1, 2), True)
     poly = cv2.approxPolyDP(hull.astype(np.float32).reshape(-1, 1, 2), 0.012 * peri, True).reshape(-1, 2)
@@ -337,7 +354,7 @@ def _visible_sides(contour: np.ndarray, w: int, h: int, occluded: bool = False, 
     edges = [on_edge(poly[i]) for i in range(n)]
     border = [bool(edges[i] & edges[(i + 1) % n]) for i in range(n)]  # segment i: poly[i] -> poly[i+1]
     if cover is not None:
-        border = [b or sl > 0.5 for b, sl in zip(border, _along(cover, poly), strict=True)]
+        border = [b or sl > 0.5 for b, sl in zip(border, _along(cover.near, poly), strict=True)]
     if occluded:
         border = [b or sup < 0.6 for b, sup in zip(border, _support(parts or [contour], poly), strict=True)]
     if not any(border) or all(border):
@@ -414,9 +431,8 @@ def _support(parts: list[np.ndarray], poly: np.ndarray) -> list[float]:
     return out
 
 
-def _along(cover: np.ndarray, poly: np.ndarray) -> list[float]:
-    """For each segment of a closed polygon, the share of it within 5 px of `cover`."""
-    near = cv2.dilate(cover.astype(np.uint8), np.ones((11, 11), np.uint8)) > 0
+def _along(near: np.ndarray, poly: np.ndarray) -> list[float]:
+    """For each segment of a closed polygon, the share of it that lies in `near`."""
     h, w = near.shape
     out = []
     for i in range(len(poly)):
@@ -546,11 +562,11 @@ def _looks_like_board(rect: np.ndarray, s: float, seen: np.ndarray, occluded: bo
 
 def _orient_and_refine(small: np.ndarray, quad_small: np.ndarray, scale: float, full: np.ndarray,
                        wb: WhiteBalance, *, partial: bool = False, occluded: bool = False,
-                       cover: np.ndarray | None = None) -> BoardFind | None:
+                       cover: _Sleeves | None = None) -> BoardFind | None:
     under = None
     if cover is not None:
         h = rect_homography(quad_small, _ORIENT_PX, _ORIENT_PX)
-        under = cv2.warpPerspective(cover.astype(np.uint8), np.linalg.inv(h), (_ORIENT_PX, _ORIENT_PX),
+        under = cv2.warpPerspective(cover.over.astype(np.uint8), np.linalg.inv(h), (_ORIENT_PX, _ORIENT_PX),
                                     flags=cv2.INTER_NEAREST) > 0
         # a blue sleeve over a board stands over it as a hand does
         occluded = occluded or under.mean() > _UNDER_SLEEVE
