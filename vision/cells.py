@@ -298,8 +298,9 @@ def read_registered(frame: np.ndarray, board: BoardFind,
     off the print (the outline rebuilt wrong round an arm or the frame's edge), or is on
     a coloured wall whose print it shows only weakly (off by part of a cell, or
     stretched), the coloured wall's print is searched for round it and the board read
-    there if the print is clear there; a grid off the print is left unread only when no
-    placement shows the print."""
+    there if the print is clear there. A board seen near 45 degrees whose grid is off the
+    print is also tried at its other turns. A grid off the print is left unread only when
+    no placement shows the print."""
     reading = read_board(frame, board, rough)
     if reading.grid_in_place and (reading.side != "colored" or _print_clear(reading)):
         return board, reading
