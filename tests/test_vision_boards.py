@@ -146,3 +146,15 @@ def test_a_board_near_45_degrees_turned_wrong_by_its_strip_is_read_turned_right(
     obs = recognize(image)
     assert not cond.hand and not obs["occluded"]
     _assert_found_and_read(obs, truth["boards"][board], least_right=47)
+
+
+@pytest.mark.parametrize(("frame", "board"), [(28, 2), (33, 1), (77, 2), (186, 0)])
+def test_a_board_whose_frame_is_cut_short_along_a_side_is_rebuilt_to_its_size(frame, board):
+    # Seed-21 frames where an arm or a sleeve lies along one side of a board (or, steeply
+    # seen, its frame's far side thins out): the outline's quad ended there, short of the
+    # board, so its grid missed the print and nothing was read.
+    content, cond, rng = mixed_table(21, frame)
+    image, truth = render_table(content, cond, rng)
+    obs = recognize(image)
+    _assert_found_and_read(obs, truth["boards"][board], least_right=40)
+

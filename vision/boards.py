@@ -18,7 +18,15 @@ import cv2
 import numpy as np
 
 from .color import WhiteBalance
-from .geometry import apply_h, fit_quad, in_frame, order_clockwise, rect_homography
+from .geometry import (
+    TYPICAL_FOCAL,
+    apply_h,
+    fit_quad,
+    in_frame,
+    order_clockwise,
+    plane_aspect,
+    rect_homography,
+)
 
 BOARD_W_MM = 260.0
 BOARD_H_MM = 250.0
@@ -106,16 +114,31 @@ def find_boards(small: np.ndarray, scale: float, full: np.ndarray, wb: WhiteBala
         else:
             pieces.append(contour)
     for contour in blocked:
-        board = _cut_board(contour, small, scale, full, wb, to_mm=to_mm, occluded=True, cover=cover)
-        if board is None:  # its outline's hull is whole: what stands over it leaves the corners
-            board = _whole_board(contour, cv2.contourArea(cv2.convexHull(contour)), small, scale, full, wb=wb,
-                                 occluded=True, cover=cover)
+        board = _occluded_board(contour, small, scale, full, wb=wb, to_mm=to_mm, cover=cover)
         if _new_board(board, found, full):
             found.append(board)
         else:
             pieces.append(contour)
     found += _joined(pieces, found, small, scale, full, wb=wb, to_mm=to_mm, cover=cover)
     return found
+
+
+def _occluded_board(contour: np.ndarray, small: np.ndarray, scale: float, full: np.ndarray, *,
+                    wb: WhiteBalance, to_mm: np.ndarray | None, cover: _Sleeves | None,
+                    parts: list[np.ndarray] | None = None) -> BoardFind | None:
+    """A board something stands over, from its outline (joining `parts`, if several):
+    rebuilt from the sides in view; else its outline's hull, whole round what stands
+    over it, as a quad in a board's proportions. Failing both, the quad in whatever
+    proportions the hull has (cut short along what stands over it), tried as a board in
+    view and as one something stands over: its print may still show, and the cells
+    search round the grid for it."""
+    board = _cut_board(contour, small, scale, full, wb, to_mm=to_mm, occluded=True, parts=parts, cover=cover)
+    hull_area = cv2.contourArea(cv2.convexHull(contour))
+    for occluded, shaped in ((True, True), (False, False), (True, False)):
+        if board is None:
+            board = _whole_board(contour, hull_area, small, scale, full, wb=wb, occluded=occluded,
+                                 cover=cover, shaped=shaped)
+    return board
 
 
 def _new_board(board: BoardFind | None, found: list[BoardFind], full: np.ndarray, *,
@@ -197,9 +220,7 @@ def _joined(pieces: list[np.ndarray], found: list[BoardFind], small: np.ndarray,
         if not _PIECES_AREA[0] * size**2 < hull_area < _PIECES_AREA[1] * size**2 \
                 or _gap(*parts) > _PIECE_GAP * size:
             continue
-        board = _cut_board(both, small, scale, full, wb, to_mm=to_mm, occluded=True, parts=parts, cover=cover)
-        if board is None:
-            board = _whole_board(both, hull_area, small, scale, full, wb=wb, occluded=True, cover=cover)
+        board = _occluded_board(both, small, scale, full, wb=wb, to_mm=to_mm, cover=cover, parts=parts)
         if _new_board(board, found + joined, full):
             joined.append(board)
             used |= {i, j}
@@ -225,9 +246,10 @@ def _size_px(board: BoardFind) -> float:
 
 def _whole_board(contour: np.ndarray, hull_area: float, small: np.ndarray, scale: float, full: np.ndarray, *,
                  wb: WhiteBalance, partial: bool = False, occluded: bool = False,
-                 cover: _Sleeves | None = None) -> BoardFind | None:
-    """A board whose outline is (nearly) all in view: a quadrilateral it fills. A side
-    that runs along a sleeve in `cover` is the sleeve's edge."""
+                 cover: _Sleeves | None = None, shaped: bool = True) -> BoardFind | None:
+    """A board whose outline is (nearly) all in view: a quadrilateral it fills, in a
+    board's proportions if `shaped`. A side that runs along a sleeve in `cover` is the
+    sleeve's edge."""
     quad = fit_quad(contour)
     if quad is None or (cover is not None and max(_along(cover.near, quad)) > 0.5):
         return None
@@ -237,7 +259,18 @@ def _whole_board(contour: np.ndarray, hull_area: float, small: np.ndarray, scale
     sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
     if sides.min() / sides.max() < 0.35:
         return None
+    # An outline cut short by something over a side of the board (its frame's blue then
+    # ends along that thing's edge) fits a quad in the wrong proportions.
+    if shaped and not partial and not (
+            _IN_PROPORTION[0] <= plane_aspect(quad, small.shape[1], small.shape[0]) <= _IN_PROPORTION[1]):
+        return None
     return _orient_and_refine(small, quad, scale, full, wb, partial=partial, occluded=occluded, cover=cover)
+
+
+# A board is 260 x 250 mm: its quad seen by a typical lens measures 0.84-1.12 on its
+# plane (1.04 true) when the board is whole (all but a few in a thousand), 0.05-0.8 when
+# cut short by an arm.
+_IN_PROPORTION = (0.8, 1.25)
 
 
 def _plane_from_sides(sides: list[tuple[np.ndarray, np.ndarray]], w: int, h: int) -> np.ndarray | None:
@@ -246,7 +279,7 @@ def _plane_from_sides(sides: list[tuple[np.ndarray, np.ndarray]], w: int, h: int
     one is square to them. With the principal point at the image centre and a typical
     focal length (phones and the Pi camera: 55-72 degrees across), that fixes the plane's
     tilt; the middle side's length is the unit."""
-    f = 0.8 * max(w, h)
+    f = TYPICAL_FOCAL * max(w, h)
     k_inv = np.linalg.inv(np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1.0]]))
 
     def line(p: np.ndarray, d: np.ndarray) -> np.ndarray:

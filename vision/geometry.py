@@ -55,6 +55,21 @@ def in_frame(h: np.ndarray, width: int, height: int, img_w: int, img_h: int) -> 
     return (q[..., 2] > 0) & (x >= 0) & (y >= 0) & (x <= img_w - 1) & (y <= img_h - 1)
 
 
+# A typical lens's focal length, as a share of the frame's longer side: phones and the
+# Pi camera see 55-72 degrees across.
+TYPICAL_FOCAL = 0.8
+
+
+def plane_aspect(quad: np.ndarray, width: int, height: int) -> float:
+    """How much longer a rectangle seen as `quad` (TL, TR, BR, BL) is from its first
+    corner to its second than to its fourth, on its own plane, seen by a typical lens
+    with the principal point at the image centre."""
+    f = TYPICAL_FOCAL * max(width, height)
+    k_inv = np.linalg.inv(np.array([[f, 0, width / 2], [0, f, height / 2], [0, 0, 1.0]]))
+    m = k_inv @ rect_homography(quad, 1.0, 1.0)
+    return float(np.linalg.norm(m[:, 0]) / np.linalg.norm(m[:, 1]))
+
+
 def focal_from_homography(h: np.ndarray, width: int, height: int) -> float:
     """Focal length (px) that makes the plane's axes orthogonal and equally long,
     principal point at the image centre; a typical phone/Pi lens when ill-posed."""
