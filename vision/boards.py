@@ -327,16 +327,21 @@ def _cut_board(contour: np.ndarray, small: np.ndarray, scale: float, full: np.nd
     if len(sides) != 3:
         return None
     c1, c2 = _intersect(sides[0], sides[1]), _intersect(sides[1], sides[2])
+    # The plane a whole board measures, extrapolated to this one, can be off by a fifth
+    # across a wide frame; then the board's own sides measure it.
+    if to_mm is not None:
+        p1, p2 = apply_h(to_mm, [c1, c2])
+        length = float(np.linalg.norm(p2 - p1))
+        if not 0.85 * BOARD_H_MM < length < 1.15 * BOARD_W_MM:
+            to_mm = None
     if to_mm is None:
         unit = _plane_from_sides(sides, small.shape[1], small.shape[0])
         if unit is None:
             return None
         # The side in view is the board's width or its height: either way about this long.
         to_mm = np.diag([(BOARD_W_MM + BOARD_H_MM) / 2] * 2 + [1.0]) @ unit
-    p1, p2 = apply_h(to_mm, [c1, c2])
-    length = float(np.linalg.norm(p2 - p1))
-    if not 0.85 * BOARD_H_MM < length < 1.15 * BOARD_W_MM:
-        return None
+        p1, p2 = apply_h(to_mm, [c1, c2])
+        length = float(np.linalg.norm(p2 - p1))
     normal = np.array([-(p2 - p1)[1], (p2 - p1)[0]]) / length
     inward = apply_h(to_mm, [sides[0][0], sides[2][0]]).mean(axis=0) - (p1 + p2) / 2
     if normal @ inward < 0:
