@@ -92,8 +92,14 @@ def _assert_found_and_read(obs: dict, expected: dict, *, least_right: int, misre
 
 def _sleeve(frame: np.ndarray, outline: list, px_per_mm: float, angle_deg: float, bgr: tuple) -> np.ndarray:
     """The frame with a sleeve 90 mm wide laid across a board's middle."""
-    c = np.mean(outline, axis=0)
     d = np.array([np.cos(np.radians(angle_deg)), np.sin(np.radians(angle_deg))])
+    return _sleeve_along(frame, np.mean(outline, axis=0), d, px_per_mm, bgr)
+
+
+def _sleeve_along(frame: np.ndarray, c: np.ndarray, d: np.ndarray, px_per_mm: float,
+                  bgr: tuple) -> np.ndarray:
+    """The frame with a sleeve 90 mm wide laid through image point `c` along direction `d`."""
+    d = d / np.linalg.norm(d)
     n = np.array([-d[1], d[0]])
     half, reach = 45 * px_per_mm, 400 * px_per_mm
     poly = np.array([c - d * reach - n * half, c + d * reach - n * half,
@@ -124,6 +130,24 @@ def test_a_sleeve_across_a_board_leaves_it_found_and_turned_right(seed, players,
     assert obs["occluded"]
     # A plain dark band over places looks like black tiles: what lies under it is not judged.
     _assert_found_and_read(obs, truth["boards"][board], least_right=15, misreads=True)
+
+
+@pytest.mark.parametrize(("seed", "board", "sleeve"), [
+    (3, 1, (70, 100, 60)), (5, 0, (150, 150, 150)), (7, 1, (70, 100, 60)), (11, 1, (150, 150, 150)),
+])
+def test_a_sleeve_over_a_boards_strip_leaves_its_turn_to_the_print(seed, board, sleeve):
+    # A sleeve along the owner's top hides the score track and the strip under it, which
+    # tell the owner's top: the turn at which the coloured wall's print shows is the board's.
+    rng = np.random.default_rng(seed)
+    frame, truth = render_table(random_content(rng, players=4), Conditions(shadow=0.35), rng)
+    geo = truth["geometry"]
+    outline = np.array(geo["boards"][board]["outline"])  # from the owner's top left, clockwise
+    top, middle = (outline[0] + outline[1]) / 2, outline.mean(axis=0)
+    frame = _sleeve_along(frame, top + (middle - top) * 45 / 125, outline[1] - outline[0],
+                          geo["camera"]["px_per_mm"], sleeve)
+    obs = recognize(frame)
+    assert obs["occluded"]
+    _assert_found_and_read(obs, truth["boards"][board], least_right=46)
 
 
 @pytest.mark.parametrize(("frame", "board"), [(29, 1), (74, 0), (95, 1), (131, 3)])

@@ -48,6 +48,8 @@ class BoardFind:
     panel_h: np.ndarray  # panel crop px (900 x 600) -> image px
     rotation: int  # degrees clockwise from upright, in the image
     confidence: float
+    # False when the strip that tells the owner's top is hidden: the cells' print must tell it.
+    turn_told: bool = True
 
     @property
     def center(self) -> np.ndarray:
@@ -134,11 +136,14 @@ def _occluded_board(contour: np.ndarray, small: np.ndarray, scale: float, full: 
     search round the grid for it."""
     board = _cut_board(contour, small, scale, full, wb, to_mm=to_mm, occluded=True, parts=parts, cover=cover)
     hull_area = cv2.contourArea(cv2.convexHull(contour))
+    untold = None
     for occluded, shaped in ((True, True), (False, False), (True, False)):
+        if board is not None and not board.turn_told:
+            untold, board = untold or board, None  # a board whose strip tells its turn is surer
         if board is None:
             board = _whole_board(contour, hull_area, small, scale, full, wb=wb, occluded=occluded,
                                  cover=cover, shaped=shaped)
-    return board
+    return board if board is not None and board.turn_told else untold or board
 
 
 def _new_board(board: BoardFind | None, found: list[BoardFind], full: np.ndarray, *,
@@ -347,7 +352,7 @@ def _cut_board(contour: np.ndarray, small: np.ndarray, scale: float, full: np.nd
     if normal @ inward < 0:
         normal = -normal
     from_mm = np.linalg.inv(to_mm)
-    best = None
+    best = untold = None
     # Whether the whole side in view is the board's width or its height is told by the
     # board's own print (which side is the owner's top), so both are tried.
     for along, across in ((BOARD_W_MM, BOARD_H_MM), (BOARD_H_MM, BOARD_W_MM)):
@@ -356,6 +361,11 @@ def _cut_board(contour: np.ndarray, small: np.ndarray, scale: float, full: np.nd
         quad = order_clockwise(np.array([c1, c2, far[0], far[1]]))
         board = _orient_and_refine(small, quad, scale, full, wb, partial=True, occluded=occluded, cover=cover)
         if board is None:
+            continue
+        if not board.turn_told:
+            # Which side in view is the width only its turn tells; the two depths differ
+            # by 4%, which the panel's measured edges make up.
+            untold = untold or board
             continue
         # The side in view runs along the owner's top or bottom edge exactly when it is the width.
         q = board.quad * scale
@@ -366,7 +376,7 @@ def _cut_board(contour: np.ndarray, small: np.ndarray, scale: float, full: np.nd
             continue
         if best is None or board.confidence > best.confidence:
             best = board
-    return best
+    return best or untold
 
 
 def _visible_sides(contour: np.ndarray, w: int, h: int, occluded: bool = False, *,
@@ -503,9 +513,10 @@ _OCCLUDED_CLARITY = 0.3
 
 
 def _orient(small: np.ndarray, quad: np.ndarray, partial: bool = False,
-            occluded: bool = False, under: np.ndarray | None = None) -> tuple[int, float] | None:
+            occluded: bool = False, under: np.ndarray | None = None) -> tuple[int, float | None] | None:
     """Which quad side is the owner's top: index k such that quad rolled by k starts at
-    the owner's top-left; and how clearly the panel sits low. `partial`: the board
+    the owner's top-left; and how clearly the panel sits low (None: the strip does not
+    tell, on a board something stands over). `partial`: the board
     runs out of the frame, so only the part in view is judged; `under`: where a blue
     sleeve lies over it (in the square of _ORIENT_PX), of which nothing is judged."""
     n = _ORIENT_PX
@@ -544,15 +555,16 @@ def _orient(small: np.ndarray, quad: np.ndarray, partial: bool = False,
     best, second = bands[order[0]], bands[order[1]]
     # Something standing over the board hides part of the strip too; then the strip
     # must at least stand out clearly from the other sides' bands.
-    if best < 0.6 and not (occluded and best >= 0.45 and best >= 1.6 * second):
-        return None
     # Owner's top on the square's side j: the owner's top-left corner is quad[j]
     # (top: q0; right: q1; bottom: q2; left: q3).
     k = int(order[0])
     clarity = float(np.clip((best - second) / 0.4, 0, 1))
-    if occluded and clarity < _OCCLUDED_CLARITY:
-        return None
-    return k, float(clarity)
+    if (best < 0.6 and not (occluded and best >= 0.45 and best >= 1.6 * second)) \
+            or (occluded and clarity < _OCCLUDED_CLARITY):
+        # Framed in blue, but with something over it the strip may be what it hides: the
+        # board's print must tell its turn.
+        return (0, None) if occluded else None
+    return k, clarity
 
 
 def _edge(profile: np.ndarray, lo: int, hi: int, rising: bool, hold: int = 8) -> float | None:
@@ -612,8 +624,14 @@ def _orient_and_refine(small: np.ndarray, quad_small: np.ndarray, scale: float, 
     if oriented is None:
         return None
     k, clarity = oriented
-    return _refined(np.roll(order_clockwise(quad_small), -k, axis=0) / scale, clarity, full, wb,
-                    partial=partial, occluded=occluded)
+    quad = np.roll(order_clockwise(quad_small), -k, axis=0) / scale
+    if clarity is not None:
+        return _refined(quad, clarity, full, wb, partial=partial, occluded=occluded)
+    for quarters in range(4):  # the panel measured at whichever turn shows it; the print tells which is right
+        board = _refined(np.roll(quad, -quarters, axis=0), 0.0, full, wb, partial=partial, occluded=True)
+        if board is not None:
+            return replace(board, turn_told=False)
+    return None
 
 
 def turned(board: BoardFind, quarters: int, full: np.ndarray, wb: WhiteBalance) -> BoardFind | None:

@@ -293,14 +293,25 @@ def _luma_view(frame: np.ndarray, panel_h: np.ndarray,
 
 
 def read_registered(frame: np.ndarray, board: BoardFind,
-                    rough: WhiteBalance) -> tuple[BoardFind, BoardReading]:
+                    rough: WhiteBalance) -> tuple[BoardFind, BoardReading] | None:
     """A board read where its print is. When the grid found from the board's outline is
     off the print (the outline rebuilt wrong round an arm or the frame's edge), or is on
     a coloured wall whose print it shows only weakly (off by part of a cell, or
     stretched), the coloured wall's print is searched for round it and the board read
     there if the print is clear there. A board seen near 45 degrees whose grid is off the
     print is also tried at its other turns. A grid off the print is left unread only when
-    no placement shows the print."""
+    no placement shows the print. A board whose turn its strip does not tell (something
+    over it) is read at the turn whose grid shows the coloured print clearly; with none,
+    it is no board (None)."""
+    if not board.turn_told:
+        for quarters in range(4):
+            other = board if quarters == 0 else turned(board, quarters, frame, rough)
+            again = read_board(frame, other, rough) if other is not None else None
+            if again is not None and again.grid_in_place and again.side == "colored" and _print_clear(again):
+                # whatever hides the strip stands over the board
+                return (dataclasses.replace(other, turn_told=True, confidence=_PRINT_TURN_SURE),
+                        dataclasses.replace(again, occluded=True))
+        return None
     reading = read_board(frame, board, rough)
     if reading.grid_in_place and (reading.side != "colored" or _print_clear(reading)):
         return board, reading
@@ -334,6 +345,9 @@ def read_registered(frame: np.ndarray, board: BoardFind,
     return board, reading
 
 
+# A turn the print alone tells: its coloured wall shows clearly at one turn only (at the
+# others the grid lies off the wall, or the diagonals run the other way).
+_PRINT_TURN_SURE = 0.5
 _DIAGONAL_WITHIN = 15.0  # degrees from 45 (in the image) a board's turn may be misjudged
 
 

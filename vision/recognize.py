@@ -43,7 +43,7 @@ def analyse(frame_bgr: np.ndarray, players: int | None = None) -> Recognition:
     finds = find_boards(small, scale, frame, rough)
     if players is not None:
         finds = sorted(finds, key=lambda b: -b.confidence)[:players]
-    readings = [read_registered(frame, b, rough) for b in finds]
+    readings = [r for r in (read_registered(frame, b, rough) for b in finds) if r is not None]
     readings = _seat_order(readings)
 
     table_wb = WhiteBalance.combine(_table_balances([r for _, r in readings]))
