@@ -182,3 +182,13 @@ def test_a_board_whose_frame_is_cut_short_along_a_side_is_rebuilt_to_its_size(fr
     obs = recognize(image)
     _assert_found_and_read(obs, truth["boards"][board], least_right=40)
 
+
+
+def test_a_panel_edge_measured_off_at_one_end_is_not_taken():
+    # Seed 21, frame 44: a board seen small and steep, whose panel's left edge was
+    # measured on the tiles by it at one of its two bands; the edge, tilted 25 mm off at a
+    # corner, put part of the grid a cell off and three places were misread.
+    content, cond, rng = mixed_table(21, 44)
+    image, truth = render_table(content, cond, rng)
+    obs = recognize(image)
+    _assert_found_and_read(obs, truth["boards"][2], least_right=47)

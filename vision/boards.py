@@ -643,6 +643,12 @@ def turned(board: BoardFind, quarters: int, full: np.ndarray, wb: WhiteBalance) 
     return None if refined is None else replace(refined, confidence=board.confidence)
 
 
+# How far a panel's measured corner may lie from where the board's outline puts it: a
+# board found right measures under 12 mm off (all but one in a hundred), and one whose
+# edge was measured on an arm over it 20-130 mm.
+_EDGE_OFF_MOST = 18.0
+
+
 def _refined(quad: np.ndarray, clarity: float, full: np.ndarray, wb: WhiteBalance, *,
              partial: bool, occluded: bool) -> BoardFind | None:
     """The board whose outline is `quad` (image px, from the owner's top-left), its
@@ -704,15 +710,31 @@ def _refined(quad: np.ndarray, clarity: float, full: np.ndarray, wb: WhiteBalanc
     def line_y(ya_: float, yb_: float, x: float) -> float:
         return ya_ + (yb_ - ya_) * (x - mid_xa) / (mid_xb - mid_xa)
 
-    corners = []
-    for ux, uy in ((0, 0), (1, 0), (1, 1), (0, 1)):
-        # Intersect the two edges by a few fixed-point steps (they are nearly axis-aligned).
-        y = y0 if uy == 0 else y1
-        for _ in range(3):
-            x = line_x(la, lb, y) if ux == 0 else line_x(ra, rb, y)
-            y = line_y(ta, tb, x) if uy == 0 else line_y(ba, bb, x)
-        corners.append((x / s, y / s))
-    corners_mm = np.array(corners)
+    def corners() -> np.ndarray:  # rect px: top-left, top-right, bottom-right, bottom-left
+        out = []
+        for ux, uy in ((0, 0), (1, 0), (1, 1), (0, 1)):
+            # Intersect the two edges by a few fixed-point steps (they are nearly axis-aligned).
+            y = y0 if uy == 0 else y1
+            for _ in range(3):
+                x = line_x(la, lb, y) if ux == 0 else line_x(ra, rb, y)
+                y = line_y(ta, tb, x) if uy == 0 else line_y(ba, bb, x)
+            out.append((x, y))
+        return np.array(out)
+
+    # An edge whose two measures put a corner far from the prior was measured on
+    # something else at one of them (an arm's edge over the panel): the prior stands.
+    # (Of a board the frame's edge cuts, the outline is partly rebuilt: its prior is
+    # the weaker.)
+    c, most = corners(), _EDGE_OFF_MOST * s if seen.all() else np.inf
+    if max(abs(c[0, 0] - x0), abs(c[3, 0] - x0)) > most:
+        la = lb = x0
+    if max(abs(c[1, 0] - x1), abs(c[2, 0] - x1)) > most:
+        ra = rb = x1
+    if max(abs(c[0, 1] - y0), abs(c[1, 1] - y0)) > most:
+        ta = tb = y0
+    if max(abs(c[3, 1] - y1), abs(c[2, 1] - y1)) > most:
+        ba = bb = y1
+    corners_mm = corners() / s
     pw = np.linalg.norm(corners_mm[1] - corners_mm[0])
     ph = np.linalg.norm(corners_mm[3] - corners_mm[0])
     pw /= PANEL_BOX_MM[2] - PANEL_BOX_MM[0]
