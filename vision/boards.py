@@ -138,11 +138,11 @@ def _occluded_board(contour: np.ndarray, small: np.ndarray, scale: float, full: 
     hull_area = cv2.contourArea(cv2.convexHull(contour))
     untold = None
     for occluded, shaped in ((True, True), (False, False), (True, False)):
-        if board is not None and not board.turn_told:
-            untold, board = untold or board, None  # a board whose strip tells its turn is surer
-        if board is None:
-            board = _whole_board(contour, hull_area, small, scale, full, wb=wb, occluded=occluded,
-                                 cover=cover, shaped=shaped)
+        if board is not None and board.turn_told:
+            return board
+        untold = untold or board  # kept only if no board whose strip tells its turn is found
+        board = _whole_board(contour, hull_area, small, scale, full, wb=wb, occluded=occluded,
+                             cover=cover, shaped=shaped)
     return board if board is not None and board.turn_told else untold or board
 
 
@@ -553,12 +553,12 @@ def _orient(small: np.ndarray, quad: np.ndarray, partial: bool = False,
              strongest(blue[inner, lo:hi].T)]  # left side
     order = np.argsort(bands)[::-1]
     best, second = bands[order[0]], bands[order[1]]
-    # Something standing over the board hides part of the strip too; then the strip
-    # must at least stand out clearly from the other sides' bands.
     # Owner's top on the square's side j: the owner's top-left corner is quad[j]
     # (top: q0; right: q1; bottom: q2; left: q3).
     k = int(order[0])
     clarity = float(np.clip((best - second) / 0.4, 0, 1))
+    # Something standing over the board hides part of the strip too; then the strip
+    # must at least stand out clearly from the other sides' bands.
     if (best < 0.6 and not (occluded and best >= 0.45 and best >= 1.6 * second)) \
             or (occluded and clarity < _OCCLUDED_CLARITY):
         # Framed in blue, but with something over it the strip may be what it hides: the
