@@ -90,6 +90,13 @@ def _assert_found_and_read(obs: dict, expected: dict, *, least_right: int, misre
     assert sum(r == t for r, t in zip(read, true, strict=True)) >= least_right
 
 
+def _seed_21(frame: int) -> tuple[dict, dict, Conditions]:
+    """What is recognised in a frame of seed 21's mixed run (no benchmark's), its truth and conditions."""
+    content, cond, rng = mixed_table(21, frame)
+    image, truth = render_table(content, cond, rng)
+    return recognize(image), truth, cond
+
+
 def _sleeve(frame: np.ndarray, outline: list, px_per_mm: float, angle_deg: float, bgr: tuple) -> np.ndarray:
     """The frame with a sleeve 90 mm wide laid across a board's middle."""
     d = np.array([np.cos(np.radians(angle_deg)), np.sin(np.radians(angle_deg))])
@@ -154,9 +161,7 @@ def test_a_sleeve_over_a_boards_strip_leaves_its_turn_to_the_print(seed, board, 
 def test_boards_under_arms_of_a_mixed_run_are_found_and_read(frame, board):
     # Frames of seed 21 (no benchmark's) where an arm lies over a board: its frame in two
     # outlines, or a navy sleeve, or the strip half hidden. Each was lost before.
-    content, cond, rng = mixed_table(21, frame)
-    image, truth = render_table(content, cond, rng)
-    obs = recognize(image)
+    obs, truth, _ = _seed_21(frame)
     assert len(obs["boards"]) == len(truth["boards"])
     _assert_found_and_read(obs, truth["boards"][board], least_right=35)
 
@@ -165,9 +170,7 @@ def test_boards_under_arms_of_a_mixed_run_are_found_and_read(frame, board):
 def test_a_board_near_45_degrees_turned_wrong_by_its_strip_is_read_turned_right(frame, board):
     # Seen near 45 degrees, the strip put these boards' owner's top a quarter turn off, so
     # their grids missed the print and nothing was read (the frame taken as occluded).
-    content, cond, rng = mixed_table(21, frame)
-    image, truth = render_table(content, cond, rng)
-    obs = recognize(image)
+    obs, truth, cond = _seed_21(frame)
     assert not cond.hand and not obs["occluded"]
     _assert_found_and_read(obs, truth["boards"][board], least_right=47)
 
@@ -177,18 +180,13 @@ def test_a_board_whose_frame_is_cut_short_along_a_side_is_rebuilt_to_its_size(fr
     # Seed-21 frames where an arm or a sleeve lies along one side of a board (or, steeply
     # seen, its frame's far side thins out): the outline's quad ended there, short of the
     # board, so its grid missed the print and nothing was read.
-    content, cond, rng = mixed_table(21, frame)
-    image, truth = render_table(content, cond, rng)
-    obs = recognize(image)
+    obs, truth, _ = _seed_21(frame)
     _assert_found_and_read(obs, truth["boards"][board], least_right=40)
-
 
 
 def test_a_panel_edge_measured_off_at_one_end_is_not_taken():
     # Seed 21, frame 44: a board seen small and steep, whose panel's left edge was
     # measured on the tiles by it at one of its two bands; the edge, tilted 25 mm off at a
     # corner, put part of the grid a cell off and three places were misread.
-    content, cond, rng = mixed_table(21, 44)
-    image, truth = render_table(content, cond, rng)
-    obs = recognize(image)
+    obs, truth, _ = _seed_21(44)
     _assert_found_and_read(obs, truth["boards"][2], least_right=47)

@@ -304,14 +304,13 @@ def read_registered(frame: np.ndarray, board: BoardFind,
     over it) is read at the turn whose grid shows the coloured print clearly; with none,
     it is no board (None)."""
     if not board.turn_told:
-        for quarters in range(4):
-            other = board if quarters == 0 else turned(board, quarters, frame, rough)
-            again = read_board(frame, other, rough) if other is not None else None
-            if again is not None and again.grid_in_place and again.side == "colored" and _print_clear(again):
-                # whatever hides the strip stands over the board
-                return (dataclasses.replace(other, turn_told=True, confidence=_PRINT_TURN_SURE),
-                        dataclasses.replace(again, occluded=True))
-        return None
+        told = _turned_to_print(frame, board, rough, (0, 1, 2, 3))
+        if told is None:
+            return None
+        other, again = told
+        # whatever hides the strip stands over the board
+        return (dataclasses.replace(other, turn_told=True, confidence=_PRINT_TURN_SURE),
+                dataclasses.replace(again, occluded=True))
     reading = read_board(frame, board, rough)
     if reading.grid_in_place and (reading.side != "colored" or _print_clear(reading)):
         return board, reading
@@ -337,12 +336,22 @@ def read_registered(frame: np.ndarray, board: BoardFind,
         # lower part): a turn whose grid shows the coloured print clearly is the board's.
         # (Only the coloured print: the grey check, and a coloured one passed only weakly,
         # let wrong turns through over the pattern lines' tiles.)
-        for quarters in (1, 3, 2):
-            other = turned(board, quarters, frame, rough)
-            again = read_board(frame, other, rough) if other is not None else None
-            if again is not None and again.grid_in_place and again.side == "colored" and _print_clear(again):
-                return other, again
+        told = _turned_to_print(frame, board, rough, (1, 3, 2))
+        if told is not None:
+            return told
     return board, reading
+
+
+def _turned_to_print(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
+                     turns: tuple[int, ...]) -> tuple[BoardFind, BoardReading] | None:
+    """The board at the first of `turns` (quarter turns clockwise from where it was
+    found) whose grid shows the coloured wall's print clearly, and its reading."""
+    for quarters in turns:
+        other = board if quarters == 0 else turned(board, quarters, frame, rough)
+        again = read_board(frame, other, rough) if other is not None else None
+        if again is not None and again.grid_in_place and again.side == "colored" and _print_clear(again):
+            return other, again
+    return None
 
 
 # A turn the print alone tells: its coloured wall shows clearly at one turn only (at the
