@@ -266,8 +266,7 @@ def _whole_board(contour: np.ndarray, hull_area: float, small: np.ndarray, scale
         return None
     # An outline cut short by something over a side of the board (its frame's blue then
     # ends along that thing's edge) fits a quad in the wrong proportions.
-    if shaped and not partial and not (
-            _IN_PROPORTION[0] <= plane_aspect(quad, small.shape[1], small.shape[0]) <= _IN_PROPORTION[1]):
+    if shaped and not partial and not in_proportion(quad, small.shape[1], small.shape[0]):
         return None
     return _orient_and_refine(small, quad, scale, full, wb, partial=partial, occluded=occluded, cover=cover)
 
@@ -276,6 +275,11 @@ def _whole_board(contour: np.ndarray, hull_area: float, small: np.ndarray, scale
 # plane (1.04 true) when the board is whole (all but a few in a thousand), 0.05-0.8 when
 # cut short by an arm.
 _IN_PROPORTION = (0.8, 1.25)
+
+
+def in_proportion(quad: np.ndarray, width: int, height: int) -> bool:
+    """Whether a quad (image px, in a frame this size) has a whole board's proportions."""
+    return _IN_PROPORTION[0] <= plane_aspect(quad, width, height) <= _IN_PROPORTION[1]
 
 
 def _plane_from_sides(sides: list[tuple[np.ndarray, np.ndarray]], w: int, h: int) -> np.ndarray | None:

@@ -34,7 +34,7 @@ import cv2
 import numpy as np
 
 from . import color
-from .boards import PANEL_H_PX, PANEL_W_PX, BoardFind, turned
+from .boards import PANEL_H_PX, PANEL_W_PX, BoardFind, in_proportion, turned
 from .color import COLORS, MARKER, UNKNOWN, Reading, WhiteBalance
 from .geometry import apply_h, camera_in_plane, in_frame, parallax
 
@@ -140,15 +140,25 @@ def read_board(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
     else:
         side, side_conf = _decide_side(hists)
     if PLACE_MODELS:
-        places, covered = _read_places(features, glare, hists, side)
+        places, over = _read_places(features, glare, hists, side)
         if side_conf < _SIDE_SURE:  # the wall reads differently on each side: unread if unsure which
             places.update({p: Reading(UNKNOWN, places[p].confidence) for p in PLACES if p[0] == "wall"})
     else:
-        places, covered = _read_by_mixes(hists, glare, vivid, side), False
+        places, over = _read_by_mixes(hists, glare, vivid, side), np.zeros(len(PLACES), bool)
     if sure is not None:
         places = {p: r if r.confidence >= sure else Reading(UNKNOWN, r.confidence) for p, r in places.items()}
-    in_place = _grid_in_place(hists, side) and (
-        side == "colored" or _grey_wall_in_place(frame, board.panel_h, wb, _gaps_clear(places)))
+    sampled = apply_h(board.panel_h, CENTERS + shift + nudge)
+    # Something over the board hides the print a grid is checked by: where the place model
+    # sees a hand or an arm, the print is not judged. Not on an outline out of a board's
+    # proportions (cut short by that arm): what is left in view must show the grid is
+    # right, and a grey wall, whose plain block a squeezed grid still finds, cannot.
+    whole = in_proportion(board.quad, w_img, h_img)
+    excused = over & _on_board(board, sampled) if whole else np.zeros_like(over)
+    if side == "colored":
+        in_place = _grid_in_place(np.where(excused[:, None], 0.0, hists), side)
+    else:
+        in_place = whole and _grid_in_place(np.where(excused[:, None], 0.0, hists), side) \
+            and _grey_wall_in_place(frame, board.panel_h, wb, _gaps_clear(places), excused)
     if not in_place:
         # The grid is not where the board's print is (a board rebuilt wrong from the sides
         # a hand or the frame's edge left in view): every place would be read off a
@@ -159,9 +169,8 @@ def read_board(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
     wall = [[places[("wall", r, c)].value for c in range(5)] for r in range(5)]
     known = [r.confidence for r in places.values() if r.value != UNKNOWN]
     confidence = board.confidence * side_conf * (min(known) if known else 0.0)
-    sampled = apply_h(board.panel_h, CENTERS + shift + nudge)
-    return BoardReading(side, side_conf, lines, floor, wall, places, sampled, float(confidence), covered, wb,
-                        hists, features, in_place)
+    return BoardReading(side, side_conf, lines, floor, wall, places, sampled, float(confidence),
+                        bool(over.any()), wb, hists, features, in_place)
 
 
 # A place the frame's edge cuts is read from the part of it in view: its windows moved
@@ -228,7 +237,8 @@ _GREY_MARGIN = 120  # crop px seen round the panel: a cell and a window past the
 _GREY_SCALE = 0.25  # of the crop: a window's median lightness needs few pixels
 
 
-def _grey_wall_in_place(frame: np.ndarray, panel_h: np.ndarray, wb: WhiteBalance, clear: np.ndarray) -> bool:
+def _grey_wall_in_place(frame: np.ndarray, panel_h: np.ndarray, wb: WhiteBalance, clear: np.ndarray,
+                        over: np.ndarray) -> bool:
     """Whether a grey wall's grid lies on the board's grey block: its cells darker than
     the cream, the cream round it where the grid puts it, and no grid a cell away
     fitting the block clearly better (`clear`: the cream's windows with no tile by them).
@@ -238,19 +248,39 @@ def _grey_wall_in_place(frame: np.ndarray, panel_h: np.ndarray, wb: WhiteBalance
     steps = np.array([(0.0, 0.0), (_PITCH[0], 0.0), (-_PITCH[0], 0.0), (0.0, _PITCH[1]), (0.0, -_PITCH[1])])
     wall = luma((CENTERS[_WALL_ROWS][None] + steps[:, None]).reshape(-1, 2)).reshape(len(steps), -1)
     gaps = luma((_GREY_GAPS[None] + steps[:, None]).reshape(-1, 2), _GAP_HALF).reshape(len(steps), -1)
+    rim = luma((_GREY_RIM[None] + steps[:, None]).reshape(-1, 2), _GAP_HALF).reshape(len(steps), -1)
+    # what something stands over shows it, not the board: those windows are not judged
+    wall[0, over[_WALL_ROWS]] = np.nan
+    gaps[0, _beside(_GAP_PLACES, over)] = np.nan
+    rim[0, _beside(_RIM_PLACES, over)] = np.nan
     if (wall[0] >= _GREY_CELL_LIGHT).sum() > _GREY_LIGHT_MOST:
         return False
     gaps[:, ~clear] = np.nan
     judged = gaps[0][np.isfinite(gaps[0])]
     if len(judged) >= _GAPS_JUDGED and (judged < _GAP_DARK).mean() > _GAP_DARK_SHARE:
         return False
-    rim = luma((_GREY_RIM[None] + steps[:, None]).reshape(-1, 2), _GAP_HALF).reshape(len(steps), -1)
     here, *moved = [_grey_fit(*looks) for looks in zip(wall, gaps, rim, strict=True)]
     for there in moved:
         both = np.isfinite(here) & np.isfinite(there)
         if there[both].sum() >= here[both].sum() + _NEIGHBOUR_BETTER:
             return False
     return True
+
+
+# The places round each gap and rim window: something over one of them may be over the window too.
+_GAP_PLACES = ([[("line", k, 0), ("line", k + 1, 0), ("wall", k, 0), ("wall", k + 1, 0)] for k in range(4)]
+               + [[("wall", 4, c)] for c in range(5)])
+_RIM_PLACES = [[("wall", r, 4)] for r in range(5)] + [[("wall", 0, c)] for c in range(5)]
+
+
+def _on_board(board: BoardFind, points: np.ndarray) -> np.ndarray:
+    """Which image points lie on the board's outline (a grid off its board reaches past it)."""
+    outline = np.asarray(board.quad, np.float32).reshape(-1, 1, 2)
+    return np.array([cv2.pointPolygonTest(outline, (float(x), float(y)), False) >= 0 for x, y in points])
+
+
+def _beside(windows: list[list[tuple]], over: np.ndarray) -> np.ndarray:
+    return np.array([any(over[PLACES.index(p)] for p in near) for near in windows])
 
 
 def _gaps_clear(places: dict[tuple, Reading]) -> np.ndarray:
@@ -646,11 +676,11 @@ def place_probabilities(kind: str, features: np.ndarray) -> tuple[list, np.ndarr
 
 
 def _read_places(features: np.ndarray, glare: np.ndarray, hists: np.ndarray,
-                 side: str) -> tuple[dict[tuple, Reading], bool]:
-    """Each place's reading, and whether the model sees something (a hand, a cup) over any."""
+                 side: str) -> tuple[dict[tuple, Reading], np.ndarray]:
+    """Each place's reading, and which places the model sees something (a hand, a cup) over."""
     probs = _by_kind(lambda place: place_kind(place, side), list(range(len(PLACES))), features)
     places = {}
-    covered = False
+    over = np.zeros(len(PLACES), bool)
     for i, place in enumerate(PLACES):
         total = hists[i].sum() + glare[i]
         classes, p = probs[i]
@@ -667,7 +697,7 @@ def _read_places(features: np.ndarray, glare: np.ndarray, hists: np.ndarray,
             probs[i] = (classes, p)
         best = int(np.argmax(p))
         conf = float(p[best])
-        covered |= classes[best] == HIDDEN
+        over[i] = classes[best] == HIDDEN
         places[place] = Reading(classes[best] if conf >= SURE and classes[best] != HIDDEN else UNKNOWN, conf)
     for k in range(5):
         index = [PLACES.index(("line", k, j)) for j in range(k + 1)]
@@ -684,7 +714,7 @@ def _read_places(features: np.ndarray, glare: np.ndarray, hists: np.ndarray,
     for j, reading in enumerate(_decode_floor([probs[i] for i in index], in_view)):
         if places[("floor", j)].value == UNKNOWN:  # what a place shows surely of itself stands
             places[("floor", j)] = reading
-    return places, covered
+    return places, over
 
 
 def _decode_floor(probs: list[tuple[list, np.ndarray]], in_view: list[bool]) -> list[Reading]:
