@@ -10,8 +10,9 @@ import cv2
 import numpy as np
 import pytest
 
+from vision import recognize as recognize_module
 from vision.color import WhiteBalance
-from vision.recognize import FORMAT, _table_balances, recognize
+from vision.recognize import FORMAT, _rebalanced, _table_balances, recognize
 from vision.synth import (
     BoardContent,
     Conditions,
@@ -222,3 +223,40 @@ def test_a_board_not_where_it_was_found_does_not_tint_the_table() -> None:
         [placed.balance.gains.tolist(), near.balance.gains.tolist()]
     # With no grid in place there is nothing to judge by: every board counts.
     assert len(_table_balances([board((1, 1, 1), False), board((3, 3, 3), False)])) == 2
+
+
+def test_a_board_whose_cream_measured_far_darker_is_read_again_under_the_others(monkeypatch) -> None:
+    # An arm over most of a board's cream gives the panel gains that wash its print out;
+    # so does a grid off its board (its cream's windows on tiles or the table). Read again
+    # under the other boards' balance, the board is taken if its grid was in place or if
+    # it now shows the coloured print clearly.
+    def reading(gains: float, in_place: bool, side: str = "colored", clear: bool = False) -> SimpleNamespace:
+        return SimpleNamespace(balance=WhiteBalance(np.full(3, gains, np.float32)), grid_in_place=in_place,
+                               side=side, clear=clear)
+
+    again: dict[str, SimpleNamespace] = {}
+    creams = []
+
+    def read_registered(frame, board, rough, cream=None):
+        creams.append((board, float(cream.gains.mean())))
+        return board, again[board]
+
+    monkeypatch.setattr(recognize_module, "read_registered", read_registered)
+    monkeypatch.setattr(recognize_module, "print_clear", lambda r: r.clear)
+    rough = WhiteBalance.identity()
+    lit = [("a", reading(1.0, True)), ("b", reading(1.2, True))]
+
+    again["dark"] = reading(1.1, True, "grey")  # a grey grid passes its check on tiles too
+    out = _rebalanced(None, [*lit, ("dark", reading(2.4, False))], rough)
+    assert creams == [("dark", pytest.approx(1.1))]  # only the dark board, under the others' median
+    assert out[2][1].balance.gains.mean() == pytest.approx(2.4)  # kept as first read
+
+    again["dark"] = reading(1.1, True, "colored", clear=True)
+    assert _rebalanced(None, [*lit, ("dark", reading(2.4, False))], rough)[2][1] is again["dark"]
+
+    again["dark"] = reading(1.1, True, "grey")
+    assert _rebalanced(None, [*lit, ("dark", reading(2.4, True, "grey"))], rough)[2][1] is again["dark"]
+
+    creams.clear()
+    _rebalanced(None, [*lit, ("dim", reading(1.6, True))], rough)  # within a lamp's falloff
+    assert creams == []

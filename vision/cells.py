@@ -102,15 +102,16 @@ def _sample_windows(panel: np.ndarray, centers: np.ndarray, half: int) -> tuple[
 
 
 def read_board(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
-               sure: float | None = None) -> BoardReading:
+               sure: float | None = None, cream: WhiteBalance | None = None) -> BoardReading:
     """Every place of a located board; with `sure`, a place is read only when at least
-    that sure (a grid placed less exactly asks more of its places)."""
+    that sure (a grid placed less exactly asks more of its places). The panel is balanced
+    by its own cream, or by `cream` when given (what other boards' cream measured)."""
     s = _SCALE
     out_w, out_h = round(PANEL_W_PX * s), round(PANEL_H_PX * s)
     to_img = board.panel_h @ np.diag([1 / s, 1 / s, 1.0])
     panel = cv2.warpPerspective(frame, np.linalg.inv(to_img), (out_w, out_h), flags=cv2.INTER_LINEAR)
     panel = panel.astype(np.float32)
-    wb = _panel_balance(panel, s, rough)
+    wb = cream if cream is not None else _panel_balance(panel, s, rough)
     panel = wb.apply(panel)
 
     cam = camera_in_plane(board.panel_h, frame.shape[1], frame.shape[0])
@@ -322,8 +323,8 @@ def _luma_view(frame: np.ndarray, panel_h: np.ndarray,
     return luma
 
 
-def read_registered(frame: np.ndarray, board: BoardFind,
-                    rough: WhiteBalance) -> tuple[BoardFind, BoardReading] | None:
+def read_registered(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
+                    cream: WhiteBalance | None = None) -> tuple[BoardFind, BoardReading] | None:
     """A board read where its print is. When the grid found from the board's outline is
     off the print (the outline rebuilt wrong round an arm or the frame's edge), or is on
     a coloured wall whose print it shows only weakly (off by part of a cell, or
@@ -332,17 +333,17 @@ def read_registered(frame: np.ndarray, board: BoardFind,
     print is also tried at its other turns. A grid off the print is left unread only when
     no placement shows the print. A board whose turn its strip does not tell (something
     over it) is read at the turn whose grid shows the coloured print clearly; with none,
-    it is no board (None)."""
+    it is no board (None). `cream`, when given, balances the panel (see read_board)."""
     if not board.turn_told:
-        told = _turned_to_print(frame, board, rough, (0, 1, 2, 3))
+        told = _turned_to_print(frame, board, rough, (0, 1, 2, 3), cream)
         if told is None:
             return None
         other, again = told
         # whatever hides the strip stands over the board
         return (dataclasses.replace(other, turn_told=True, confidence=_PRINT_TURN_SURE),
                 dataclasses.replace(again, occluded=True))
-    reading = read_board(frame, board, rough)
-    if reading.grid_in_place and (reading.side != "colored" or _print_clear(reading)):
+    reading = read_board(frame, board, rough, cream=cream)
+    if reading.grid_in_place and (reading.side != "colored" or print_clear(reading)):
         return board, reading
     moved = _wall_in_print(frame, board.panel_h, rough)
     if moved is not None:
@@ -350,36 +351,36 @@ def read_registered(frame: np.ndarray, board: BoardFind,
         # the board's edges, so the outline (which only hides the board from the search
         # for discs and gives the table's plane) stays as found.
         board_there = dataclasses.replace(board, panel_h=board.panel_h @ moved)
-        again = read_board(frame, board_there, rough, _MOVED_SURE)
+        again = read_board(frame, board_there, rough, _MOVED_SURE, cream)
         # A grid that passed the check is given up only for one that shows the print
         # clearly better: the same print found again is no reason to read less surely.
         better = not reading.grid_in_place or _print_shown(again) >= _print_shown(reading) + _PRINT_BETTER
-        if again.grid_in_place and again.side == "colored" and _print_clear(again) and better:
+        if again.grid_in_place and again.side == "colored" and print_clear(again) and better:
             return board_there, again
     if reading.grid_in_place and reading.side == "colored":
         # The print shows only weakly where the grid puts it and clearly nowhere near: the
         # grid may be off by part of a cell, so its places are read as surely as a moved one's.
-        return board, read_board(frame, board, rough, _MOVED_SURE)
+        return board, read_board(frame, board, rough, _MOVED_SURE, cream)
     if not reading.grid_in_place and _near_diagonal(board):
         # Seen near 45 degrees, a board's strip (which tells its owner's top) may be
         # misjudged. Turned wrong, its wall lies off the print (the panel is the board's
         # lower part): a turn whose grid shows the coloured print clearly is the board's.
         # (Only the coloured print: the grey check, and a coloured one passed only weakly,
         # let wrong turns through over the pattern lines' tiles.)
-        told = _turned_to_print(frame, board, rough, (1, 3, 2))
+        told = _turned_to_print(frame, board, rough, (1, 3, 2), cream)
         if told is not None:
             return told
     return board, reading
 
 
-def _turned_to_print(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
-                     turns: tuple[int, ...]) -> tuple[BoardFind, BoardReading] | None:
+def _turned_to_print(frame: np.ndarray, board: BoardFind, rough: WhiteBalance, turns: tuple[int, ...],
+                     cream: WhiteBalance | None = None) -> tuple[BoardFind, BoardReading] | None:
     """The board at the first of `turns` (quarter turns clockwise from where it was
     found) whose grid shows the coloured wall's print clearly, and its reading."""
     for quarters in turns:
         other = board if quarters == 0 else turned(board, quarters, frame, rough)
-        again = read_board(frame, other, rough) if other is not None else None
-        if again is not None and again.grid_in_place and again.side == "colored" and _print_clear(again):
+        again = read_board(frame, other, rough, cream=cream) if other is not None else None
+        if again is not None and again.grid_in_place and again.side == "colored" and print_clear(again):
             return other, again
     return None
 
@@ -401,7 +402,7 @@ def _print_shown(reading: BoardReading) -> float:
     return float(_diagonal_agreement(reading.histograms[_WALL_ROWS])[0])
 
 
-def _print_clear(reading: BoardReading) -> bool:
+def print_clear(reading: BoardReading) -> bool:
     """Whether the wall's colours lie on its diagonals clearly: most of them, and far
     more than with the colours moved on by any step."""
     agree = _diagonal_agreement(reading.histograms[_WALL_ROWS])
