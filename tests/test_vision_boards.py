@@ -157,6 +157,25 @@ def test_a_sleeve_over_a_boards_strip_leaves_its_turn_to_the_print(seed, board, 
     _assert_found_and_read(obs, truth["boards"][board], least_right=46)
 
 
+@pytest.mark.parametrize(("seed", "board"), [(3, 1), (5, 1), (5, 2), (7, 1)])
+def test_a_board_turned_to_its_print_need_not_look_like_a_board_again(seed, board):
+    # The sleeve over the strip leaves the turn to the print, and a fist over the cream
+    # left of the pattern lines hides, with the sleeve, both what the look for a board
+    # judges by. The board was found so already: turned, only the print judges the turn.
+    rng = np.random.default_rng(seed)
+    frame, truth = render_table(random_content(rng, players=4), Conditions(shadow=0.35), rng)
+    geo = truth["geometry"]
+    px = geo["camera"]["px_per_mm"]
+    outline = np.array(geo["boards"][board]["outline"])
+    top, middle = (outline[0] + outline[1]) / 2, outline.mean(axis=0)
+    frame = _sleeve_along(frame, top + (middle - top) * 45 / 125, outline[1] - outline[0], px, (70, 100, 60))
+    to_image = cv2.getPerspectiveTransform(
+        np.float32([[0, 0], [BOARD_W_MM, 0], [BOARD_W_MM, BOARD_H_MM], [0, BOARD_H_MM]]), np.float32(outline))
+    fist = apply_h(to_image, [[33.0, 131.0]])[0]
+    cv2.circle(frame, (round(fist[0]), round(fist[1])), round(32 * px), (90, 120, 170), -1)
+    _assert_found_and_read(recognize(frame), truth["boards"][board], least_right=46)
+
+
 @pytest.mark.parametrize(("frame", "board"), [(29, 1), (74, 0), (95, 1), (131, 3)])
 def test_boards_under_arms_of_a_mixed_run_are_found_and_read(frame, board):
     # Frames of seed 21 (no benchmark's) where an arm lies over a board: its frame in two

@@ -643,7 +643,10 @@ def turned(board: BoardFind, quarters: int, full: np.ndarray, wb: WhiteBalance) 
     was found, its panel measured again; None if no panel is there. For a board whose
     grid misses its print: seen near 45 degrees, the strip that told its top may have
     been misjudged."""
-    refined = _refined(np.roll(board.quad, -quarters, axis=0), 0.0, full, wb, partial=True, occluded=True)
+    # It was found a board already: turned, the hand that hid its strip may hide what
+    # the look for a board judges by, and only the print tells whether the turn is right.
+    refined = _refined(np.roll(board.quad, -quarters, axis=0), 0.0, full, wb, partial=True, occluded=True,
+                       looked=True)
     return None if refined is None else replace(refined, confidence=board.confidence)
 
 
@@ -654,9 +657,10 @@ _EDGE_OFF_MOST = 18.0
 
 
 def _refined(quad: np.ndarray, clarity: float, full: np.ndarray, wb: WhiteBalance, *,
-             partial: bool, occluded: bool) -> BoardFind | None:
+             partial: bool, occluded: bool, looked: bool = False) -> BoardFind | None:
     """The board whose outline is `quad` (image px, from the owner's top-left), its
-    panel's edges measured; `clarity`: how clearly its turn was told."""
+    panel's edges measured; `clarity`: how clearly its turn was told; `looked`: it was
+    judged a board already."""
     # The quad's long/short sides tell the board's 260 x 250 mm only roughly; rely on the panel.
     board_h = rect_homography(quad, BOARD_W_MM, BOARD_H_MM)
     s = _REFINE_PX_PER_MM
@@ -666,7 +670,7 @@ def _refined(quad: np.ndarray, clarity: float, full: np.ndarray, wb: WhiteBalanc
     rect = wb.apply_u8(rect)
     body = (blue_mask(rect) == 0).astype(np.float32)
     seen = in_frame(to_img, w, h, full.shape[1], full.shape[0]) if partial else np.ones((h, w), bool)
-    if not _looks_like_board(rect, s, seen, occluded):
+    if not looked and not _looks_like_board(rect, s, seen, occluded):
         return None
     x0, y0, x1, y1 = (v * s for v in PANEL_BOX_MM)
     win = round(14 * s)
