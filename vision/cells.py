@@ -15,7 +15,8 @@ any place counts, the grid is checked against the board's own print: a coloured
 wall's colours must lie on their diagonals where the grid puts them, else the grid is
 off (a board rebuilt wrong round an arm or the frame's edge): the print is then
 searched for round it and the board read where the print is, or, if the print is
-nowhere clear, nothing is read. A grey wall has no colours to check a grid by; its
+nowhere clear, nothing is read. (What the place model sees a hand or an arm over is
+left out of the check.) A grey wall has no colours to check a grid by; its
 grid must lie on the wall's block of grey cells, darker than the cream beside and
 under it, and fit that block better than the grid a cell away does, else nothing is
 read (a coloured wall read as grey off its grid is then searched for as above).
@@ -242,7 +243,8 @@ def _grey_wall_in_place(frame: np.ndarray, panel_h: np.ndarray, wb: WhiteBalance
                         over: np.ndarray) -> bool:
     """Whether a grey wall's grid lies on the board's grey block: its cells darker than
     the cream, the cream round it where the grid puts it, and no grid a cell away
-    fitting the block clearly better (`clear`: the cream's windows with no tile by them).
+    fitting the block clearly better (`clear`: the cream's windows with no tile by them;
+    `over`: the places something stands over, whose windows are not judged).
     A grid off (a board rebuilt wrong round an arm, a mat or the frame's edge) sees
     cream or the table in wall cells, or cells and tiles in the cream."""
     luma = _luma_view(frame, panel_h, wb)
@@ -281,6 +283,7 @@ def _on_board(board: BoardFind, points: np.ndarray) -> np.ndarray:
 
 
 def _beside(windows: list[list[tuple]], over: np.ndarray) -> np.ndarray:
+    """Which windows have a place something stands over beside them."""
     return np.array([any(over[PLACES.index(p)] for p in near) for near in windows])
 
 
