@@ -242,7 +242,7 @@ def test_a_board_whose_cream_measured_far_darker_is_read_again_under_the_others(
         return board, again[board]
 
     monkeypatch.setattr(recognize_module, "read_registered", read_registered)
-    monkeypatch.setattr(recognize_module, "print_clear", lambda r: r.clear)
+    monkeypatch.setattr(recognize_module, "shows_print", lambda r: r.side == "colored" and r.clear)
     rough = WhiteBalance.identity()
     lit = [("a", reading(1.0, True)), ("b", reading(1.2, True))]
 

@@ -122,13 +122,13 @@ def test_a_grid_in_place_is_kept_when_the_print_is_found_where_it_is(table, monk
     assert move is not None
     wall = cells.CENTERS[[i for i, p in enumerate(cells.PLACES) if p[0] == "wall"]]
     assert np.abs(cells.apply_h(move, wall) - wall).max() < 12  # found where it is
-    clear, calls = cells.print_clear, []
+    clear, calls = cells._print_clear, []
 
     def weak_at_first(r):
         calls.append(r)
         return len(calls) > 1 and clear(r)
 
-    monkeypatch.setattr(cells, "print_clear", weak_at_first)
+    monkeypatch.setattr(cells, "_print_clear", weak_at_first)
     kept, again = cells.read_registered(frame, board, reading.balance)
     assert len(calls) == 2  # the grid as found was doubted, and the print searched for
     assert kept is board

@@ -155,11 +155,10 @@ def read_board(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
     # proportions (cut short by that arm): what is left in view must show the grid is
     # right, and a grey wall, whose plain block a squeezed grid still finds, cannot.
     whole = in_proportion(board.quad, w_img, h_img)
-    excused = over & _on_board(board, sampled) if whole else np.zeros_like(over)
-    if side == "colored":
-        in_place = _grid_in_place(np.where(excused[:, None], 0.0, hists), side)
-    else:
-        in_place = whole and _grid_in_place(np.where(excused[:, None], 0.0, hists), side) \
+    excused = over & _on_board(board, sampled) if whole and over.any() else np.zeros_like(over)
+    in_place = _grid_in_place(np.where(excused[:, None], 0.0, hists), side)
+    if side != "colored":
+        in_place = in_place and whole \
             and _grey_wall_in_place(frame, board.panel_h, wb, _gaps_clear(places), excused)
     if not in_place:
         # The grid is not where the board's print is (a board rebuilt wrong from the sides
@@ -346,7 +345,7 @@ def read_registered(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
         return (dataclasses.replace(other, turn_told=True, confidence=_PRINT_TURN_SURE),
                 dataclasses.replace(again, occluded=True))
     reading = read_board(frame, board, rough, cream=cream)
-    if reading.grid_in_place and (reading.side != "colored" or print_clear(reading)):
+    if reading.grid_in_place and (reading.side != "colored" or _print_clear(reading)):
         return board, reading
     moved = _wall_in_print(frame, board.panel_h, rough)
     if moved is not None:
@@ -358,7 +357,7 @@ def read_registered(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
         # A grid that passed the check is given up only for one that shows the print
         # clearly better: the same print found again is no reason to read less surely.
         better = not reading.grid_in_place or _print_shown(again) >= _print_shown(reading) + _PRINT_BETTER
-        if again.grid_in_place and again.side == "colored" and print_clear(again) and better:
+        if again.grid_in_place and shows_print(again) and better:
             return board_there, again
     if reading.grid_in_place and reading.side == "colored":
         if _print_shown(reading) < _PRINT_FAINT:
@@ -389,7 +388,7 @@ def _turned_to_print(frame: np.ndarray, board: BoardFind, rough: WhiteBalance, t
     for quarters in turns:
         other = board if quarters == 0 else turned(board, quarters, frame, rough)
         again = read_board(frame, other, rough, cream=cream) if other is not None else None
-        if again is not None and again.grid_in_place and again.side == "colored" and print_clear(again):
+        if again is not None and again.grid_in_place and shows_print(again):
             return other, again
     return None
 
@@ -411,7 +410,12 @@ def _print_shown(reading: BoardReading) -> float:
     return float(_diagonal_agreement(reading.histograms[_WALL_ROWS])[0])
 
 
-def print_clear(reading: BoardReading) -> bool:
+def shows_print(reading: BoardReading) -> bool:
+    """Whether a board reads as the coloured side with its print clearly where its grid is."""
+    return reading.side == "colored" and _print_clear(reading)
+
+
+def _print_clear(reading: BoardReading) -> bool:
     """Whether the wall's colours lie on its diagonals clearly: most of them, and far
     more than with the colours moved on by any step."""
     agree = _diagonal_agreement(reading.histograms[_WALL_ROWS])

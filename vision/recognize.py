@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 
 from .boards import BoardFind, find_boards
-from .cells import BoardReading, print_clear, read_registered
+from .cells import BoardReading, read_registered, shows_print
 from .color import UNKNOWN, WhiteBalance
 from .factories import CenterReading, FactoryReading, read_factories
 from .geometry import clockwise_from_bottom
@@ -81,19 +81,15 @@ def _rebalanced(frame: np.ndarray, readings: list[tuple[BoardFind, BoardReading]
     must show the coloured print clearly.)"""
     out = []
     for k, (board, reading) in enumerate(readings):
-        others = [r.balance for j, (_, r) in enumerate(readings) if j != k]
-        table = WhiteBalance.combine(others)
+        others = [r for j, (_, r) in enumerate(readings) if j != k]
+        table = WhiteBalance.combine([r.balance for r in others])
         if others and reading.balance.gains.mean() > _DARKER_MOST * table.gains.mean():
             again = read_registered(frame, board, rough, cream=table)
-            if again is not None and (reading.grid_in_place or _print_shows(again[1])):
+            if again is not None and (reading.grid_in_place or shows_print(again[1])):
                 out.append(again)
                 continue
         out.append((board, reading))
     return out
-
-
-def _print_shows(reading: BoardReading) -> bool:
-    return reading.side == "colored" and print_clear(reading)
 
 
 _BALANCE_APART = 1.5  # a board's gains this far (either way) from those of boards in place
