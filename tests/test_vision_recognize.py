@@ -260,3 +260,9 @@ def test_a_board_whose_cream_measured_far_darker_is_read_again_under_the_others(
     creams.clear()
     _rebalanced(None, [*lit, ("dim", reading(1.6, True))], rough)  # within a lamp's falloff
     assert creams == []
+
+    # A board found wrong took an arm for its cream: its gains are no measure of the light.
+    astray = ("astray", reading(5.0, False))
+    again["astray"] = reading(5.0, False)
+    _rebalanced(None, [lit[0], astray, ("dark", reading(2.0, True))], rough)
+    assert ("dark", pytest.approx(1.0)) in creams

@@ -82,7 +82,7 @@ def _rebalanced(frame: np.ndarray, readings: list[tuple[BoardFind, BoardReading]
     out = []
     for k, (board, reading) in enumerate(readings):
         others = [r for j, (_, r) in enumerate(readings) if j != k]
-        table = WhiteBalance.combine([r.balance for r in others])
+        table = WhiteBalance.combine(_table_balances(others))
         if others and reading.balance.gains.mean() > _DARKER_MOST * table.gains.mean():
             again = read_registered(frame, board, rough, cream=table)
             if again is not None and (reading.grid_in_place or shows_print(again[1])):
