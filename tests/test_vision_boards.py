@@ -240,13 +240,14 @@ def test_an_arm_over_a_boards_wall_leaves_the_rest_to_check_its_grid():
 
 @pytest.mark.parametrize(("seed", "frame", "board", "right"),
                          # (1, 101, 1): a floor place under the arm is read empty, as its
-                         # first place is; the truth leaves it unknown
-                         [(1, 101, 1, 46), (1, 223, 0, 40), (2, 100, 0, 44)])
+                         # first place is; the truth leaves it unknown. (1, 240, 0): a grey
+                         # board, a pattern line under the arm read as far as it shows.
+                         [(1, 101, 1, 46), (1, 223, 0, 40), (2, 100, 0, 44), (1, 240, 0, 45)])
 def test_a_board_whose_cream_an_arm_hides_is_balanced_by_the_other_boards(seed, frame, board, right):
     # Mixed-run frames (of seeds no benchmark uses) where an arm lies over most of a
-    # board's cream: balanced by what the arm showed, the panel's print washed out and
-    # nothing was read (only the places under the arm "right"). Its cream measured far
-    # darker than the other boards': it is read under their balance.
+    # board's cream: balanced by what the arm showed, the panel's print (or a grey wall's
+    # block) washed out and nothing was read (only the places under the arm "right"). Its
+    # cream measured far darker than the other boards': it is read under their balance.
     content, cond, rng = mixed_table(seed, frame)
     image, truth = render_table(content, cond, rng)
     assert cond.hand

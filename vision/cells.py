@@ -421,6 +421,11 @@ def shows_print(reading: BoardReading) -> bool:
     return reading.side == "colored" and _print_clear(reading)
 
 
+def fits_grey_wall(reading: BoardReading) -> bool:
+    """Whether a board reads surely as the grey side with its grid on the grey block."""
+    return reading.grid_in_place and reading.side == "grey" and reading.side_confidence >= _SIDE_SURE
+
+
 def _print_clear(reading: BoardReading) -> bool:
     """Whether the wall's colours lie on its diagonals clearly: most of them, and far
     more than with the colours moved on by any step."""

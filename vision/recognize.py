@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 
 from .boards import BoardFind, find_boards
-from .cells import BoardReading, read_registered, shows_print
+from .cells import BoardReading, fits_grey_wall, read_registered, shows_print
 from .color import UNKNOWN, WhiteBalance
 from .factories import CenterReading, FactoryReading, read_factories
 from .geometry import clockwise_from_bottom
@@ -78,14 +78,15 @@ def _rebalanced(frame: np.ndarray, readings: list[tuple[BoardFind, BoardReading]
     read again under their balance: an arm or a sleeve over most of its cream's windows
     gave it gains that wash its print out. (So does a grid off its board, whose cream's
     windows lie on tiles or the table: unless its grid was in place, the board read again
-    must show the coloured print clearly.)"""
+    must show the coloured print clearly, or fit a grey wall read surely as grey.)"""
     out = []
     for k, (board, reading) in enumerate(readings):
         others = [r for j, (_, r) in enumerate(readings) if j != k]
         table = WhiteBalance.combine(_table_balances(others))
         if others and reading.balance.gains.mean() > _DARKER_MOST * table.gains.mean():
             again = read_registered(frame, board, rough, cream=table)
-            if again is not None and (reading.grid_in_place or shows_print(again[1])):
+            if again is not None and (reading.grid_in_place or shows_print(again[1])
+                                      or fits_grey_wall(again[1])):
                 out.append(again)
                 continue
         out.append((board, reading))
