@@ -228,11 +228,13 @@ def test_a_board_not_where_it_was_found_does_not_tint_the_table() -> None:
 def test_a_board_whose_cream_measured_far_darker_is_read_again_under_the_others(monkeypatch) -> None:
     # An arm over most of a board's cream gives the panel gains that wash its print out;
     # so does a grid off its board (its cream's windows on tiles or the table). Read again
-    # under the other boards' balance, the board is taken if its grid was in place or if
-    # it now shows the coloured print clearly.
-    def reading(gains: float, in_place: bool, side: str = "colored", clear: bool = False) -> SimpleNamespace:
+    # under the other boards' balance, the board is taken if its grid was in place, if it
+    # now shows the coloured print clearly, or if its grid now fits a grey wall read
+    # surely as grey.
+    def reading(gains: float, in_place: bool, side: str = "colored", clear: bool = False,
+                side_sure: float = 1.0) -> SimpleNamespace:
         return SimpleNamespace(balance=WhiteBalance(np.full(3, gains, np.float32)), grid_in_place=in_place,
-                               side=side, clear=clear)
+                               side=side, clear=clear, side_confidence=side_sure)
 
     again: dict[str, SimpleNamespace] = {}
     creams = []
@@ -246,10 +248,17 @@ def test_a_board_whose_cream_measured_far_darker_is_read_again_under_the_others(
     rough = WhiteBalance.identity()
     lit = [("a", reading(1.0, True)), ("b", reading(1.2, True))]
 
-    again["dark"] = reading(1.1, True, "grey")  # a grey grid passes its check on tiles too
+    again["dark"] = reading(1.1, True, "grey", side_sure=0.9)  # unsure of the side: no grey wall
     out = _rebalanced(None, [*lit, ("dark", reading(2.4, False))], rough)
     assert creams == [("dark", pytest.approx(1.1))]  # only the dark board, under the others' median
     assert out[2][1].balance.gains.mean() == pytest.approx(2.4)  # kept as first read
+
+    again["dark"] = reading(1.1, False, "colored")  # still off its print
+    assert _rebalanced(None, [*lit, ("dark", reading(2.4, False))], rough)[2][1].balance.gains.mean() \
+        == pytest.approx(2.4)
+
+    again["dark"] = reading(1.1, True, "grey")
+    assert _rebalanced(None, [*lit, ("dark", reading(2.4, False))], rough)[2][1] is again["dark"]
 
     again["dark"] = reading(1.1, True, "colored", clear=True)
     assert _rebalanced(None, [*lit, ("dark", reading(2.4, False))], rough)[2][1] is again["dark"]
