@@ -508,7 +508,7 @@ _PRINT_BETTER = 0.1
 _PRINT_FAINT = 0.2
 # A grid moved onto the print is fitted to its cells' colours, less exactly than one
 # measured on the panel's edges: its places are read only when the place model is surer.
-# (Seeds 7 and 9: at 0.90 rather than 0.95, about 105 more cells read right, 3 wrong.)
+# (Seeds 7 / 9, from 0.95 to 0.90: 57 / 62 more cells read right, 1 / 2 more wrong.)
 _MOVED_SURE = 0.90
 # The tile colour of each colour word (-1: none); the last entry is glare's (word -1).
 _FAMILY_OF_WORD = np.array([next((f for f, idx in enumerate(_FAMILY_INDEX) if w in idx), -1)
@@ -685,9 +685,8 @@ def _load_place_models(path: Path) -> dict[str, dict]:
 HIDDEN = "hidden"  # a place model's class for something (a hand, a cup) over the place
 PLACE_MODELS = _load_place_models(Path(__file__).with_name("prototypes.json"))
 # A place of a board is read only when the model is this sure; below it, "unknown".
-# (Seeds 7 and 9: at 0.85, 0.80 and 0.75 the places read right rose by about 50 and 30
-# cells a step, those read wrong by 3, and 4-6: the second step brings seed 9 near the
-# bound of 0.1% read wrong.)
+# (Seeds 7 / 9, from 0.85 to 0.80: 53 / 47 more cells read right, 3 / 3 more wrong; on
+# to 0.75: 27 / 29 more right, 4 / 6 more wrong, and seed 9 near the bound of 0.1% wrong.)
 SURE = 0.80
 # The side must be surer: read wrong, it turns every wall cell into a confident misread.
 # (0.99 is the vote of about four clear cells more for one side than for the other.)
