@@ -263,7 +263,7 @@ def test_a_board_whose_cream_measured_far_darker_is_read_again_under_the_others(
     again["dark"] = reading(1.1, True, "colored", clear=True)
     assert _rebalanced(None, [*lit, ("dark", reading(2.4, False))], rough)[2][1] is again["dark"]
 
-    again["dark"] = reading(1.1, True, "grey")
+    again["dark"] = reading(1.1, True, "grey", side_sure=0.9)  # taken for the grid in place at first
     assert _rebalanced(None, [*lit, ("dark", reading(2.4, True, "grey"))], rough)[2][1] is again["dark"]
 
     creams.clear()
