@@ -12,6 +12,7 @@ Stages, each on the physical board rather than on any one picture of it:
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import cv2
@@ -395,14 +396,14 @@ def _visible_sides(contour: np.ndarray, w: int, h: int, occluded: bool = False, 
     hull = cv2.convexHull(contour.reshape(-1, 1, 2).astype(np.float32)).reshape(-1, 2).astype(np.float64)
     peri = cv2.arcLength(hull.astype(np.float32).reshape(-1, 1, 2), True)
     poly = cv2.approxPolyDP(hull.astype(np.float32).reshape(-1, 1, 2), 0.012 * peri, True).reshape(-1, 2)
-    poly = poly.astype(np.float64)
-    n = len(poly)
-    if n < 3:
-        return None
 
     def on_edge(p: np.ndarray) -> set[int]:
         return {i for i, hit in enumerate((p[0] <= 2, p[1] <= 2, p[0] >= w - 3, p[1] >= h - 3)) if hit}
 
+    poly = _with_edge_ends(hull, poly.astype(np.float64), on_edge)
+    n = len(poly)
+    if n < 3:
+        return None
     edges = [on_edge(poly[i]) for i in range(n)]
     border = [bool(edges[i] & edges[(i + 1) % n]) for i in range(n)]  # segment i: poly[i] -> poly[i+1]
     if cover is not None:
@@ -460,6 +461,21 @@ def _visible_sides(contour: np.ndarray, w: int, h: int, occluded: bool = False, 
         if all(abs(float(s1[1] @ s2[1])) <= 0.6 for s1, s2 in itertools.pairwise(chain)):
             return chain
     return None
+
+
+def _with_edge_ends(hull: np.ndarray, poly: np.ndarray,
+                    on_edge: Callable[[np.ndarray], set[int]]) -> np.ndarray:
+    """`poly` (corners picked from `hull`, in its order) with both ends of each stretch
+    of the hull along the frame's edge among them: a board whose corner only just runs
+    out of the frame leaves a stretch too short for the simplified outline to keep, and
+    its sides would run on through the cut to a corner that is not the board's."""
+    picked = {i for i, p in enumerate(hull) if any(np.array_equal(p, q) for q in poly)}
+    m = len(hull)
+    for i in range(m):
+        common = on_edge(hull[i]) & on_edge(hull[(i + 1) % m])
+        if common and np.linalg.norm(hull[(i + 1) % m] - hull[i]) >= 2:
+            picked |= {i, (i + 1) % m}
+    return hull[sorted(picked)]
 
 
 def _support(parts: list[np.ndarray], poly: np.ndarray) -> list[float]:
