@@ -202,7 +202,12 @@ class _Sleeves:
 _PIECE_LEAST = 0.0005  # of the frame's area: smaller outlines are no part of a board's frame
 _PIECES_MOST = 8  # the largest outlines left over that are tried in pairs
 _PIECE_GAP = 0.4  # an arm's width at most, in boards' diagonals
-_PIECES_AREA = (0.3, 1.5)  # their joined hull, in boards' diagonals squared (a whole board: 0.5)
+# Their joined hull, in boards' diagonals squared (a whole board: 0.5; an arm across one
+# leaves down to 0.25 of it, seed 1000's frame 24).
+_PIECES_AREA = (0.2, 1.5)
+# A board rebuilt from pieces measures 0.71-1.05 of the diagonal the table plane gives
+# it there (seeds 7 and 9, 27 boards); a mat's edge taken for one measured 0.44.
+_JOINED_SIZE = (0.6, 1.5)
 
 
 def _joined(pieces: list[np.ndarray], found: list[BoardFind], small: np.ndarray, scale: float,
@@ -212,13 +217,17 @@ def _joined(pieces: list[np.ndarray], found: list[BoardFind], small: np.ndarray,
     outlines left over, joined in pairs near enough for an arm to part them."""
     pieces = sorted(pieces, key=lambda c: -cv2.contourArea(cv2.convexHull(c)))[:_PIECES_MOST]
     sizes = [_size_px(b) * scale for b in found]
-    size = float(np.median(sizes)) if sizes else 0.25 * max(small.shape[:2])
+    typical = float(np.median(sizes)) if sizes else 0.25 * max(small.shape[:2])
     boxes = [cv2.boundingRect(c) for c in pieces]
     joined: list[BoardFind] = []
     used: set[int] = set()
     for i, j in itertools.combinations(range(len(pieces)), 2):
+        if i in used or j in used:
+            continue
+        # A board far off in a steep view shows far smaller than the boards found nearer.
+        size = typical if to_mm is None else _diagonal_at(to_mm, _box_middle(boxes[i], boxes[j])) or typical
         # Cheapest first: the boxes' gap is at most the outlines'.
-        if i in used or j in used or _box_gap(boxes[i], boxes[j]) > _PIECE_GAP * size:
+        if _box_gap(boxes[i], boxes[j]) > _PIECE_GAP * size:
             continue
         parts = [pieces[i], pieces[j]]
         both = np.concatenate(parts)
@@ -227,10 +236,36 @@ def _joined(pieces: list[np.ndarray], found: list[BoardFind], small: np.ndarray,
                 or _gap(*parts) > _PIECE_GAP * size:
             continue
         board = _occluded_board(both, small, scale, full, wb=wb, to_mm=to_mm, cover=cover, parts=parts)
+        if board is not None and to_mm is not None \
+                and not _JOINED_SIZE[0] < _diagonals(board.quad * scale) / size < _JOINED_SIZE[1]:
+            continue  # pieces of something else, fitted small (a mat's edge) or large
         if _new_board(board, found + joined, full):
             joined.append(board)
             used |= {i, j}
     return joined
+
+
+def _diagonal_at(to_mm: np.ndarray, point: np.ndarray) -> float | None:
+    """The diagonal a board lying at image `point` shows (px), by the table plane
+    `to_mm` measures (image px -> mm); None where the plane gives none."""
+    middle = apply_h(to_mm, [point])[0]
+    half = np.array([BOARD_W_MM, BOARD_H_MM]) / 2
+    signs = ((-1, -1), (1, -1), (1, 1), (-1, 1))
+    corners = apply_h(np.linalg.inv(to_mm), [middle + half * sign for sign in signs])
+    diagonal = _diagonals(corners)
+    return diagonal if np.isfinite(diagonal) and diagonal > 0 else None
+
+
+def _diagonals(quad: np.ndarray) -> float:
+    """The mean length of a quad's two diagonals."""
+    return float(np.linalg.norm(quad[2] - quad[0]) + np.linalg.norm(quad[3] - quad[1])) / 2
+
+
+def _box_middle(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> np.ndarray:
+    """The middle of the box round two boxes (x, y, width, height)."""
+    x0, y0 = min(a[0], b[0]), min(a[1], b[1])
+    x1, y1 = max(a[0] + a[2], b[0] + b[2]), max(a[1] + a[3], b[1] + b[3])
+    return np.array([(x0 + x1) / 2, (y0 + y1) / 2], np.float64)
 
 
 def _box_gap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> float:
