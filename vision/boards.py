@@ -445,6 +445,13 @@ def _visible_sides(contour: np.ndarray, w: int, h: int, occluded: bool = False, 
         border = [b or sl > 0.5 for b, sl in zip(border, _along(cover.near, poly), strict=True)]
     if occluded:
         border = [b or sup < 0.6 for b, sup in zip(border, _support(parts or [contour], poly), strict=True)]
+    else:
+        # A board over a corner of the frame leaves the frame by two of its edges, and the
+        # hull bridges the corner across the board's print: no outline runs along that.
+        corner = [i for i in range(n) if not border[i] and edges[i] and edges[(i + 1) % n]]
+        if corner:
+            support = _support([contour], poly)
+            border = [b or (i in corner and support[i] < 0.6) for i, b in enumerate(border)]
     if not any(border) or all(border):
         return None
     # The runs of the outline between the stretches left out, each simplified to sides.
