@@ -7,7 +7,15 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.boards import BOARD_H_MM, BOARD_W_MM, _diagonal_at, _intersect, _plane_from_sides, _visible_sides
+from vision.boards import (
+    BOARD_H_MM,
+    BOARD_W_MM,
+    _diagonal_at,
+    _intersect,
+    _looks_like_board,
+    _plane_from_sides,
+    _visible_sides,
+)
 from vision.geometry import apply_h
 from vision.recognize import recognize
 from vision.synth import Conditions, mixed_table, random_content, render_table
@@ -245,13 +253,36 @@ def test_a_board_over_a_corner_of_the_frame_keeps_its_sides_in_view():
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     sides = _visible_sides(max(contours, key=cv2.contourArea), 960, 540)
     assert sides is not None and len(sides) == 3
+    _assert_along_the_board(sides, corners)
+
+
+def _assert_along_the_board(sides: list[tuple[np.ndarray, np.ndarray]], corners: np.ndarray) -> None:
+    """Each side (point, direction) lies along one of the board's sides."""
     def cross(u: np.ndarray, v: np.ndarray) -> float:
         return float(u[0] * v[1] - u[1] * v[0])
 
-    for point, direction in sides:  # each along one of the board's sides
+    for point, direction in sides:
         assert any(abs(cross((b - a) / np.linalg.norm(b - a), point - a)) < 2
                    and abs(cross((b - a) / np.linalg.norm(b - a), direction)) < 0.02
                    for a, b in zip(corners, np.roll(corners, -1, axis=0), strict=True))
+
+
+def test_a_hull_chord_from_the_frames_edge_is_no_side_of_the_board():
+    # A board whose corner leaves the frame, the blue along one of its sides hidden from
+    # the frame's edge on (tiles lean over it): the hull runs from where the outline
+    # meets the frame's edge straight across to the next corner, and that chord was
+    # taken for a side (seed 7's frame 250: the board's corner rebuilt 28 px off, and the
+    # board not found).
+    corners = np.array([[521.0, 51.0], [613.0, -19.0], [748.0, 55.0], [664.0, 138.0]])
+    mask = np.zeros((540, 960), np.uint8)
+    cv2.fillConvexPoly(mask, np.round(corners).astype(np.int32), 255)
+    cv2.fillConvexPoly(mask, np.round(corners + (corners.mean(axis=0) - corners) * 0.08).astype(np.int32), 0)
+    hidden = [corners[1] + (corners[2] - corners[1]) * t for t in (0.15, 0.7)]
+    cv2.line(mask, *(tuple(int(v) for v in np.round(p)) for p in hidden), 0, 14)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    sides = _visible_sides(max(contours, key=cv2.contourArea), 960, 540)
+    assert sides is not None
+    _assert_along_the_board(sides, corners)
 
 
 @pytest.mark.parametrize(("seed", "frame", "board"), [(2, 47, 1), (1000, 237, 0)])
@@ -262,12 +293,12 @@ def test_a_board_over_a_corner_of_the_frame_is_found_and_read(seed, frame, board
     _assert_found_and_read(recognize(image), truth["boards"][board], least_right=45)
 
 
-@pytest.mark.parametrize(("seed", "frame", "board"), [(1, 243, 0), (1000, 174, 1)])
+@pytest.mark.parametrize(("seed", "frame", "board"), [(4, 165, 1), (1000, 174, 1)])
 def test_a_board_whose_corner_only_just_leaves_the_frame_is_found_and_read(seed, frame, board):
     # Frames of seeds the benchmark leaves out, each board lost before (see above).
     content, cond, rng = mixed_table(seed, frame)
     image, truth = render_table(content, cond, rng)
-    _assert_found_and_read(recognize(image), truth["boards"][board], least_right=45)
+    _assert_found_and_read(recognize(image), truth["boards"][board], least_right=40)
 
 
 @pytest.mark.parametrize(("seed", "frame", "board"), [(1, 131, 2), (2, 97, 2)])
@@ -287,6 +318,36 @@ def test_pieces_that_fit_far_smaller_than_a_board_there_make_no_board():
     content, cond, rng = mixed_table(9, 78)
     image, truth = render_table(content, cond, rng)
     assert len(recognize(image)["boards"]) == len(truth["boards"])
+
+
+def test_a_score_track_an_arm_leaves_is_not_rebuilt_as_a_board():
+    # Seed 7, frame 24 (the benchmark's): an arm across a board the frame's edge cuts
+    # leaves its score track in view; rebuilt from that outline, a board 0.62 of the
+    # size a board shows there was kept, all its places unknown, well off the board.
+    content, cond, rng = mixed_table(7, 24)
+    image, truth = render_table(content, cond, rng)
+    px = truth["geometry"]["camera"]["px_per_mm"]
+    for found in recognize(image)["boards"]:
+        assert min(np.hypot(*np.subtract(found["center"], t["center"])) for t in truth["boards"]) < 20 * px
+
+
+def test_sizes_are_judged_only_by_a_board_found_surely():
+    # Seed 9, frame 179 (the benchmark's): the only board found whole is a factory's
+    # sunburst taken for one, unsurely; judged by the plane it gives, the board the
+    # frame's edge cuts was too large and lost.
+    content, cond, rng = mixed_table(9, 179)
+    image, truth = render_table(content, cond, rng)
+    _assert_found_and_read(recognize(image), truth["boards"][1], least_right=45)
+
+
+def test_a_board_rebuilt_wholly_out_of_the_frame_is_no_board():
+    # Seed 2, frame 21 (no benchmark's): sides in view rebuilt a quad lying wholly out
+    # of the frame, and judging whether it looked like a board raised IndexError.
+    content, cond, rng = mixed_table(2, 21)
+    image, truth = render_table(content, cond, rng)
+    obs = recognize(image)
+    assert 0 < len(obs["boards"]) <= len(truth["boards"])
+    assert not _looks_like_board(np.full((100, 100, 3), 200, np.uint8), 0.4, np.zeros((100, 100), bool))
 
 
 def test_a_panel_edge_measured_off_at_one_end_is_not_taken():

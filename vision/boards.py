@@ -103,26 +103,29 @@ def find_boards(small: np.ndarray, scale: float, full: np.ndarray, wb: WhiteBala
     # Every board lies on the table plane, so a whole board found measures the plane in
     # millimetres; that gives a cut board the sides the frame's edge hides. Without one,
     # the cut board's own sides and a typical lens measure it (_plane_from_sides).
-    to_mm = None
+    # A board found surely also tells the size any board shows where it lies: a board
+    # rebuilt from part of its outline must show about that (_new_board).
+    to_mm = sizes = None
     if found:
         ref = max(found, key=lambda b: b.confidence)
         to_mm = np.linalg.inv(ref.board_h) @ np.diag([1 / scale, 1 / scale, 1.0])
+        sizes = to_mm if ref.confidence >= _PLANE_SURE else None
     for contour in cut:
         board = _cut_board(contour, small, scale, full, wb, to_mm=to_mm, cover=cover)
         if board is None:  # it may only touch the frame's edge, or lose a corner to it
             board = _whole_board(contour, cv2.contourArea(cv2.convexHull(contour)), small, scale, full, wb=wb,
                                  partial=True, cover=cover)
-        if _new_board(board, found, full, near_ok=True):
+        if _new_board(board, found, full, sizes, scale, near_ok=True):
             found.append(board)
         else:
             pieces.append(contour)
     for contour in blocked:
         board = _occluded_board(contour, small, scale, full, wb=wb, to_mm=to_mm, cover=cover)
-        if _new_board(board, found, full):
+        if _new_board(board, found, full, sizes, scale):
             found.append(board)
         else:
             pieces.append(contour)
-    found += _joined(pieces, found, small, scale, full, wb=wb, to_mm=to_mm, cover=cover)
+    found += _joined(pieces, found, small, scale, full, wb=wb, to_mm=to_mm, sizes=sizes, cover=cover)
     return found
 
 
@@ -147,15 +150,28 @@ def _occluded_board(contour: np.ndarray, small: np.ndarray, scale: float, full: 
     return board if board is not None and board.turn_told else untold or board
 
 
-def _new_board(board: BoardFind | None, found: list[BoardFind], full: np.ndarray, *,
-               near_ok: bool = False) -> bool:
-    """Whether a board rebuilt from part of its outline is kept: centred in the frame and
-    not over a board already found (unless `near_ok`)."""
+def _new_board(board: BoardFind | None, found: list[BoardFind], full: np.ndarray, sizes: np.ndarray | None,
+               scale: float, *, near_ok: bool = False) -> bool:
+    """Whether a board rebuilt from part of its outline is kept: centred in the frame, not
+    over a board already found (unless `near_ok`), and of the size a board shows there
+    on the table plane `sizes` (small px -> mm), if a board found surely measured one."""
     if board is None:
         return False
     h, w = full.shape[:2]
-    return (0 <= board.center[0] < w and 0 <= board.center[1] < h
-            and (near_ok or all(np.linalg.norm(board.center - b.center) > 0.3 * _size_px(b) for b in found)))
+    if not (0 <= board.center[0] < w and 0 <= board.center[1] < h
+            and (near_ok or all(np.linalg.norm(board.center - b.center) > 0.3 * _size_px(b) for b in found))):
+        return False
+    expected = _diagonal_at(sizes, board.center * scale) if sizes is not None else None
+    return expected is None or _REBUILT_SIZE[0] < _diagonals(board.quad * scale) / expected < _REBUILT_SIZE[1]
+
+
+# A board measures 0.71-1.12 of the diagonal the table plane gives it where it lies
+# (seeds 7 and 9: 1,450 boards besides the one that measured the plane); pieces of
+# something else rebuilt as a board, 0.44-0.62 (a mat's edge; a score track under an arm).
+_REBUILT_SIZE = (0.65, 1.5)
+# A board found this surely measures the plane well enough to judge sizes by (a factory's
+# sunburst taken for a board, seed 9's frame 179, was found at 0.26).
+_PLANE_SURE = 0.5
 
 
 # An arm or a sleeve of the boards' blue is wide where a board's blue is narrow (its frame
@@ -205,19 +221,17 @@ _PIECE_GAP = 0.4  # an arm's width at most, in boards' diagonals
 # Their joined hull, in boards' diagonals squared (a whole board: 0.5; an arm across one
 # leaves down to 0.25 of it, seed 1000's frame 24).
 _PIECES_AREA = (0.2, 1.5)
-# A board rebuilt from pieces measures 0.71-1.05 of the diagonal the table plane gives
-# it there (seeds 7 and 9, 27 boards); a mat's edge taken for one measured 0.44.
-_JOINED_SIZE = (0.6, 1.5)
 
 
 def _joined(pieces: list[np.ndarray], found: list[BoardFind], small: np.ndarray, scale: float,
-            full: np.ndarray, *, wb: WhiteBalance, to_mm: np.ndarray | None,
+            full: np.ndarray, *, wb: WhiteBalance, to_mm: np.ndarray | None, sizes: np.ndarray | None,
             cover: _Sleeves | None) -> list[BoardFind]:
     """Boards an arm lies across, their frame in two outlines either side of it: the
-    outlines left over, joined in pairs near enough for an arm to part them."""
+    outlines left over, joined in pairs near enough for an arm to part them. `sizes`:
+    the table plane (small px -> mm) that gives the size a board shows where the pieces
+    lie, if a board was found surely; else they are judged by the boards found."""
     pieces = sorted(pieces, key=lambda c: -cv2.contourArea(cv2.convexHull(c)))[:_PIECES_MOST]
-    sizes = [_size_px(b) * scale for b in found]
-    typical = float(np.median(sizes)) if sizes else 0.25 * max(small.shape[:2])
+    typical = float(np.median([_size_px(b) * scale for b in found])) if found else 0.25 * max(small.shape[:2])
     boxes = [cv2.boundingRect(c) for c in pieces]
     joined: list[BoardFind] = []
     used: set[int] = set()
@@ -225,7 +239,7 @@ def _joined(pieces: list[np.ndarray], found: list[BoardFind], small: np.ndarray,
         if i in used or j in used:
             continue
         # A board far off in a steep view shows far smaller than the boards found nearer.
-        size = typical if to_mm is None else _diagonal_at(to_mm, _box_middle(boxes[i], boxes[j])) or typical
+        size = typical if sizes is None else _diagonal_at(sizes, _box_middle(boxes[i], boxes[j])) or typical
         # Cheapest first: the boxes' gap is at most the outlines'.
         if _box_gap(boxes[i], boxes[j]) > _PIECE_GAP * size:
             continue
@@ -236,10 +250,7 @@ def _joined(pieces: list[np.ndarray], found: list[BoardFind], small: np.ndarray,
                 or _gap(*parts) > _PIECE_GAP * size:
             continue
         board = _occluded_board(both, small, scale, full, wb=wb, to_mm=to_mm, cover=cover, parts=parts)
-        if board is not None and to_mm is not None \
-                and not _JOINED_SIZE[0] < _diagonals(board.quad * scale) / size < _JOINED_SIZE[1]:
-            continue  # pieces of something else, fitted small (a mat's edge) or large
-        if _new_board(board, found + joined, full):
+        if _new_board(board, found + joined, full, sizes, scale):
             joined.append(board)
             used |= {i, j}
     return joined
@@ -448,7 +459,7 @@ def _visible_sides(contour: np.ndarray, w: int, h: int, occluded: bool = False, 
     else:
         # A board over a corner of the frame leaves the frame by two of its edges, and the
         # hull bridges the corner across the board's print: no outline runs along that.
-        corner = [i for i in range(n) if not border[i] and edges[i] and edges[(i + 1) % n]]
+        corner = [i for i in range(n) if not border[i] and (edges[i] or edges[(i + 1) % n])]
         if corner:
             support = _support([contour], poly)
             border = [b or (i in corner and support[i] < 0.6) for i, b in enumerate(border)]
@@ -656,6 +667,8 @@ def _looks_like_board(rect: np.ndarray, s: float, seen: np.ndarray, occluded: bo
     factory's sunburst, a blue mat or a cup fitted as a quad has neither); of a board
     partly out of the frame, those of the two that are in view; of a board something
     stands over, one of the two."""
+    if not seen.any():
+        return False  # a quad rebuilt wholly out of the frame shows nothing of a board
     hsv = cv2.cvtColor(rect, cv2.COLOR_BGR2HSV)
     v = hsv[..., 2]
     light = (hsv[..., 1] < 90) & (v > 0.55 * np.percentile(v[seen], 95))
