@@ -231,11 +231,7 @@ def test_a_board_whose_corner_only_just_leaves_the_frame_keeps_its_sides():
     # outline to keep: no stretch of it was taken as the frame's, so the board's sides in
     # view were not looked for, and a quad fitted to the outline cut the corner off.
     corners = np.array([[521.0, 51.0], [613.0, -3.0], [748.0, 55.0], [664.0, 138.0]])
-    mask = np.zeros((540, 960), np.uint8)
-    cv2.fillConvexPoly(mask, np.round(corners).astype(np.int32), 255)
-    cv2.fillConvexPoly(mask, np.round(corners + (corners.mean(axis=0) - corners) * 0.08).astype(np.int32), 0)
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    sides = _visible_sides(max(contours, key=cv2.contourArea), 960, 540)
+    sides = _visible_sides(_framed_outline(corners), 960, 540)
     assert sides is not None and len(sides) == 4
     rebuilt = [_intersect(sides[i - 1], sides[i]) for i in range(4)]
     for corner in corners:
@@ -247,13 +243,21 @@ def test_a_board_over_a_corner_of_the_frame_keeps_its_sides_in_view():
     # across the board's print, and that chord was taken for a side of it, so the board
     # seemed cut in two places and its sides were not looked for.
     corners = np.array([[660.0, 492.0], [761.0, 208.0], [1051.0, 304.0], [946.0, 597.0]])
+    sides = _visible_sides(_framed_outline(corners), 960, 540)
+    assert sides is not None and len(sides) == 3
+    _assert_along_the_board(sides, corners)
+
+
+def _framed_outline(corners: np.ndarray, hidden: list[np.ndarray] | None = None) -> np.ndarray:
+    """The outline a board's blue frame (these corners, in a 960 x 540 mask) leaves in
+    view, its blue hidden along the segment `hidden` if given."""
     mask = np.zeros((540, 960), np.uint8)
     cv2.fillConvexPoly(mask, np.round(corners).astype(np.int32), 255)
     cv2.fillConvexPoly(mask, np.round(corners + (corners.mean(axis=0) - corners) * 0.08).astype(np.int32), 0)
+    if hidden is not None:
+        cv2.line(mask, *(tuple(int(v) for v in np.round(p)) for p in hidden), 0, 14)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    sides = _visible_sides(max(contours, key=cv2.contourArea), 960, 540)
-    assert sides is not None and len(sides) == 3
-    _assert_along_the_board(sides, corners)
+    return max(contours, key=cv2.contourArea)
 
 
 def _assert_along_the_board(sides: list[tuple[np.ndarray, np.ndarray]], corners: np.ndarray) -> None:
@@ -274,13 +278,8 @@ def test_a_hull_chord_from_the_frames_edge_is_no_side_of_the_board():
     # taken for a side (seed 7's frame 250: the board's corner rebuilt 28 px off, and the
     # board not found).
     corners = np.array([[521.0, 51.0], [613.0, -19.0], [748.0, 55.0], [664.0, 138.0]])
-    mask = np.zeros((540, 960), np.uint8)
-    cv2.fillConvexPoly(mask, np.round(corners).astype(np.int32), 255)
-    cv2.fillConvexPoly(mask, np.round(corners + (corners.mean(axis=0) - corners) * 0.08).astype(np.int32), 0)
     hidden = [corners[1] + (corners[2] - corners[1]) * t for t in (0.15, 0.7)]
-    cv2.line(mask, *(tuple(int(v) for v in np.round(p)) for p in hidden), 0, 14)
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    sides = _visible_sides(max(contours, key=cv2.contourArea), 960, 540)
+    sides = _visible_sides(_framed_outline(corners, hidden), 960, 540)
     assert sides is not None
     _assert_along_the_board(sides, corners)
 
