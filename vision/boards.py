@@ -457,12 +457,14 @@ def _visible_sides(contour: np.ndarray, w: int, h: int, occluded: bool = False, 
     if occluded:
         border = [b or sup < 0.6 for b, sup in zip(border, _support(parts or [contour], poly), strict=True)]
     else:
-        # A board over a corner of the frame leaves the frame by two of its edges, and the
-        # hull bridges the corner across the board's print: no outline runs along that.
-        corner = [i for i in range(n) if not border[i] and (edges[i] or edges[(i + 1) % n])]
-        if corner:
+        # A chord of the hull from the frame's edge along which no outline runs is no side:
+        # the blue along the board's side is hidden near the edge (tiles lean over it), or
+        # the board lies over a corner of the frame and the hull bridges the corner across
+        # its print.
+        from_edge = [i for i in range(n) if not border[i] and (edges[i] or edges[(i + 1) % n])]
+        if from_edge:
             support = _support([contour], poly)
-            border = [b or (i in corner and support[i] < 0.6) for i, b in enumerate(border)]
+            border = [b or (i in from_edge and support[i] < 0.6) for i, b in enumerate(border)]
     if not any(border) or all(border):
         return None
     # The runs of the outline between the stretches left out, each simplified to sides.
