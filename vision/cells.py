@@ -222,7 +222,11 @@ _GREY_CELL_LIGHT = 0.92  # a wall window this light is no grey cell nor a tile
 _GREY_LIGHT_MOST = 3  # wall windows that light the grid may have (glare, a tile's pale side)
 _GAP_DARK = 0.8  # a gap window this dark is no cream
 _GAP_DARK_SHARE = 2 / 3  # ... and a grid in place has at most this share of them dark
-_GAPS_JUDGED = 5  # gap windows in view needed to judge by them
+# Gap windows in view needed to judge by them: more than the strip's five. The strip
+# under the wall is narrow (30 crop px between its last row and the bonus box): a grid a
+# few mm off, which the outline allows, puts its windows on the box or the cells. Only
+# with a gap between the lines and the wall among them do dark windows tell a grid off.
+_GAPS_JUDGED = 6
 # A tile stands 7 mm tall: seen obliquely, its top face and a side lean off its cell
 # over the cream next to it, and lit obliquely, it shades it. The places next to each
 # gap window: the pattern lines' ends either side of a gap between the triangles, the
