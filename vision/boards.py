@@ -139,15 +139,34 @@ def _occluded_board(contour: np.ndarray, small: np.ndarray, scale: float, full: 
     view and as one something stands over: its print may still show, and the cells
     search round the grid for it."""
     board = _cut_board(contour, small, scale, full, wb, to_mm=to_mm, occluded=True, parts=parts, cover=cover)
+    if board is not None and board.turn_told:
+        return board
+    untold = board  # kept only if no board whose strip tells its turn is found
     hull_area = cv2.contourArea(cv2.convexHull(contour))
-    untold = None
     for occluded, shaped in ((True, True), (False, False), (True, False)):
-        if board is not None and board.turn_told:
-            return board
-        untold = untold or board  # kept only if no board whose strip tells its turn is found
         board = _whole_board(contour, hull_area, small, scale, full, wb=wb, occluded=occluded,
                              cover=cover, shaped=shaped)
-    return board if board is not None and board.turn_told else untold or board
+        if board is not None and board.turn_told:
+            return board if shaped else _turned_like(untold, board, full, wb)
+        untold = untold or board
+    return untold
+
+
+def _turned_like(rebuilt: BoardFind | None, cut_short: BoardFind, full: np.ndarray,
+                 wb: WhiteBalance) -> BoardFind:
+    """The board rebuilt whole from its sides in view (whose strip something hid), turned
+    as the strip of the same board's outline cut short along what stands over it tells;
+    the cut short one if nothing was rebuilt there. (Its quad out of a board's
+    proportions, the grid it gives lies off the print by up to the part cut off.)"""
+    h, w = full.shape[:2]
+    if rebuilt is None or in_proportion(cut_short.quad, w, h) \
+            or np.linalg.norm(rebuilt.center - cut_short.center) > 0.5 * _size_px(rebuilt):
+        return cut_short
+    top = cut_short.quad[1] - cut_short.quad[0]
+    quarters = max(range(4), key=lambda q: float(np.dot(np.roll(rebuilt.quad, -q, axis=0)[1]
+                                                        - np.roll(rebuilt.quad, -q, axis=0)[0], top)))
+    board = turned(rebuilt, quarters, full, wb)
+    return cut_short if board is None else replace(board, confidence=cut_short.confidence)
 
 
 def _new_board(board: BoardFind | None, found: list[BoardFind], full: np.ndarray, sizes: np.ndarray | None,
