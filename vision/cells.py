@@ -157,6 +157,8 @@ def read_board(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
     whole = in_proportion(board.quad, w_img, h_img)
     excused = over & _on_board(board, sampled) if whole and over.any() else np.zeros_like(over)
     in_place = _grid_in_place(np.where(excused[:, None], 0.0, hists), side)
+    if not in_place and side == "colored" and whole:
+        in_place = _print_in_place_by_contrast(pixels, hists.sum(axis=1) > 0, excused)
     if side != "colored":
         in_place = in_place and whole \
             and _grey_wall_in_place(frame, board.panel_h, wb, _gaps_clear(places), excused)
@@ -479,6 +481,45 @@ def _grid_in_place(hists: np.ndarray, side: str) -> bool:
 
 
 _DIAGONAL_PLAIN = 0.45
+
+
+def _lab(bgr: np.ndarray) -> np.ndarray:
+    """Colours (BGR, 0-255) in CIE Lab."""
+    scaled = np.asarray(bgr, np.float32).reshape(-1, 1, 3) / 255.0
+    return cv2.cvtColor(scaled, cv2.COLOR_BGR2Lab).reshape(-1, 3)
+
+
+# The print of each tile colour on the coloured wall, in the balanced panel (Lab).
+_PRINT_LAB = _lab([color.WORDS[w][::-1]
+                   for w in ("pale_blue", "pale_orange", "pale_red", "pale_dark", "pale_teal")])
+
+
+def _print_in_place_by_contrast(pixels: np.ndarray, seen: np.ndarray, excused: np.ndarray) -> bool:
+    """Whether the coloured wall's diagonals show its five print colours where the grid
+    puts them, judged by how they differ from each other rather than by the colour words:
+    a cast the panel's balance left (the light's colour, glare on the cream) moves every
+    print alike, and the pale blue print then reads as the white tiles' pale teal, the
+    pale red as pale orange. Each diagonal's median colour, less the diagonals' mean, is
+    matched to the prints' (less theirs) with the colours moved on by 0..4 steps; the grid
+    is in place when no step but none comes near."""
+    n = len(PLACES)
+    windows = np.median(pixels.reshape(n, -1, 3)[_WALL_ROWS], axis=1)
+    use = seen[_WALL_ROWS] & ~excused[_WALL_ROWS]
+    diagonals = [d for d in range(5) if (use & (d == _WALL_DIAGONAL)).sum() >= _CONTRAST_CELLS]
+    if len(diagonals) < 4:
+        return False
+    lab = _lab(windows)
+    means = np.array([lab[use & (d == _WALL_DIAGONAL)].mean(axis=0) for d in diagonals])
+    means -= means.mean(axis=0)
+    misfit = []
+    for step in range(5):
+        ref = _PRINT_LAB[[(d + step) % 5 for d in diagonals]]
+        misfit.append(float(np.sum((means - (ref - ref.mean(axis=0))) ** 2)))
+    return misfit[0] * _CONTRAST_CLEAR < min(misfit[1:])
+
+
+_CONTRAST_CELLS = 2  # wall cells in view a diagonal needs to be judged
+_CONTRAST_CLEAR = 3.0  # how much worse every step on must fit
 
 # The search for the coloured wall's print round a grid that is off: the panel and
 # _SEARCH_REACH crop px round it seen at _SEARCH_SCALE of the crop, the wall tried
