@@ -137,7 +137,8 @@ def _occluded_board(contour: np.ndarray, small: np.ndarray, scale: float, full: 
     over it, as a quad in a board's proportions. Failing both, the quad in whatever
     proportions the hull has (cut short along what stands over it), tried as a board in
     view and as one something stands over: its print may still show, and the cells
-    search round the grid for it."""
+    search round the grid for it. A board rebuilt from the sides in view whose strip was
+    hidden is kept instead, turned as the cut short quad's strip tells."""
     board = _cut_board(contour, small, scale, full, wb, to_mm=to_mm, occluded=True, parts=parts, cover=cover)
     if board is not None and board.turn_told:
         return board
@@ -162,9 +163,9 @@ def _turned_like(rebuilt: BoardFind | None, cut_short: BoardFind, full: np.ndarr
     if rebuilt is None or in_proportion(cut_short.quad, w, h) \
             or np.linalg.norm(rebuilt.center - cut_short.center) > 0.5 * _size_px(rebuilt):
         return cut_short
+    # the turn whose top side runs the way the cut short outline's does
     top = cut_short.quad[1] - cut_short.quad[0]
-    quarters = max(range(4), key=lambda q: float(np.dot(np.roll(rebuilt.quad, -q, axis=0)[1]
-                                                        - np.roll(rebuilt.quad, -q, axis=0)[0], top)))
+    quarters = max(range(4), key=lambda q: float(np.dot(rebuilt.quad[(q + 1) % 4] - rebuilt.quad[q], top)))
     board = turned(rebuilt, quarters, full, wb)
     return cut_short if board is None else replace(board, confidence=cut_short.confidence)
 

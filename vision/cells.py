@@ -501,7 +501,8 @@ def _print_in_place_by_contrast(pixels: np.ndarray, seen: np.ndarray, excused: n
     print alike, and the pale blue print then reads as the white tiles' pale teal, the
     pale red as pale orange. Each diagonal's median colour, less the diagonals' mean, is
     matched to the prints' (less theirs) with the colours moved on by 0..4 steps; the grid
-    is in place when no step but none comes near."""
+    is in place when the unmoved match is the closest by far (a grid a cell off matches
+    a step on)."""
     n = len(PLACES)
     windows = np.median(pixels.reshape(n, -1, 3)[_WALL_ROWS], axis=1)
     use = seen[_WALL_ROWS] & ~excused[_WALL_ROWS]
@@ -519,7 +520,7 @@ def _print_in_place_by_contrast(pixels: np.ndarray, seen: np.ndarray, excused: n
 
 
 _CONTRAST_CELLS = 2  # wall cells in view a diagonal needs to be judged
-_CONTRAST_CLEAR = 3.0  # how much worse every step on must fit
+_CONTRAST_CLEAR = 3.0  # how many times worse every step on must fit
 
 # The search for the coloured wall's print round a grid that is off: the panel and
 # _SEARCH_REACH crop px round it seen at _SEARCH_SCALE of the crop, the wall tried
