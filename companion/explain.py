@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion.i18n import _
+from companion.i18n import _, ngettext
 from companion.rules.azul import (
     COLORS,
     BonusScore,
@@ -34,7 +34,8 @@ def explain(item: ScoreItem) -> str:
         return _("{where}: {parts} = {points}").format(where=where, parts=" + ".join(parts),
                                                         points=item.points)
     if isinstance(item, FloorScore):
-        text = _("floor, {n} places: -{penalty}").format(n=item.places, penalty=item.penalty)
+        text = ngettext("floor, {n} place: -{penalty}", "floor, {n} places: -{penalty}",
+                        item.places).format(n=item.places, penalty=item.penalty)
         if item.lost < item.penalty:
             text += " " + _("(only -{lost}: a score never goes below 0)").format(lost=item.lost)
         return text

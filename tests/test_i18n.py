@@ -15,7 +15,9 @@ from pathlib import Path
 import pytest
 
 from companion import i18n
+from companion.explain import explain
 from companion.i18n import _, ngettext, set_language
+from companion.rules.azul import FloorScore
 
 ROOT = Path(__file__).parent.parent
 _spec = importlib.util.spec_from_file_location("i18n_tool", ROOT / "tools" / "i18n.py")
@@ -145,6 +147,15 @@ def test_polish_plurals_pick_the_right_form(n, form):
     set_language("pl")
     assert ngettext("{n} star", "{n} stars", n).format(n=n) == f"{n} {form}"
 
+
+
+@pytest.mark.parametrize(("lang", "one", "two"),
+                         [("en", "floor, 1 place: -1", "floor, 2 places: -2"),
+                          ("de", "Bodenreihe, 1 Feld: -1", "Bodenreihe, 2 Felder: -2")])
+def test_a_floor_of_one_place_is_one_place(lang, one, two):
+    # The round's summary said "floor, 1 places: -1".
+    set_language(lang)
+    assert [explain(FloorScore(1, 0, n, n, n)) for n in (1, 2)] == [one, two]
 
 def test_compiled_plurals_follow_the_plural_forms_header():
     cat = tool.Catalog(tool.header_entry("pl"),
