@@ -410,8 +410,6 @@ def test_a_board_whose_cream_an_arm_hides_is_balanced_by_the_other_boards(seed, 
     _assert_found_and_read(recognize(image), truth["boards"][board], least_right=right)
 
 
-
-
 @pytest.mark.parametrize(("frame", "board", "right"), [(56, 1, 42), (377, 1, 42)])
 def test_a_board_an_arm_cuts_short_is_rebuilt_whole_and_turned_as_its_strip_tells(frame, board, right):
     # Seed 7 (the benchmark's): an arm across a board hides its strip from the board
@@ -424,6 +422,7 @@ def test_a_board_an_arm_cuts_short_is_rebuilt_whole_and_turned_as_its_strip_tell
     assert cond.hand
     _assert_found_and_read(recognize(image), truth["boards"][board], least_right=right)
 
+
 @pytest.mark.parametrize(("seed", "frame", "board", "right"),
                          [(7, 302, 1, 45), (9, 123, 1, 42), (9, 260, 3, 39)])
 def test_the_strip_under_a_grey_wall_alone_does_not_judge_its_grid(seed, frame, board, right):
@@ -435,6 +434,7 @@ def test_the_strip_under_a_grey_wall_alone_does_not_judge_its_grid(seed, frame, 
     image, truth = render_table(content, cond, rng)
     assert cond.hand
     _assert_found_and_read(recognize(image), truth["boards"][board], least_right=right)
+
 
 @pytest.mark.parametrize(("frame", "board", "right"), [(222, 2, 47), (231, 0, 46)])
 def test_a_board_whose_grid_shows_hardly_any_print_is_tried_at_its_other_turns(frame, board, right):
