@@ -113,9 +113,9 @@ def _assert_found_and_read(obs: dict, expected: dict, *, least_right: int, misre
     assert sum(r == t for r, t in zip(read, true, strict=True)) >= least_right
 
 
-def _seed_21(frame: int) -> tuple[dict, dict, Conditions]:
-    """What is recognised in a frame of seed 21's mixed run (no benchmark's), its truth and conditions."""
-    content, cond, rng = mixed_table(21, frame)
+def _recognized(seed: int, frame: int) -> tuple[dict, dict, Conditions]:
+    """What is recognised in a frame of a seed's mixed run, its truth and conditions."""
+    content, cond, rng = mixed_table(seed, frame)
     image, truth = render_table(content, cond, rng)
     return recognize(image), truth, cond
 
@@ -203,7 +203,7 @@ def test_a_board_turned_to_its_print_need_not_look_like_a_board_again(seed, boar
 def test_boards_under_arms_of_a_mixed_run_are_found_and_read(frame, board):
     # Frames of seed 21 (no benchmark's) where an arm lies over a board: its frame in two
     # outlines, or a navy sleeve, or the strip half hidden. Each was lost before.
-    obs, truth, _ = _seed_21(frame)
+    obs, truth, _ = _recognized(21, frame)
     assert len(obs["boards"]) == len(truth["boards"])
     _assert_found_and_read(obs, truth["boards"][board], least_right=35)
 
@@ -212,7 +212,7 @@ def test_boards_under_arms_of_a_mixed_run_are_found_and_read(frame, board):
 def test_a_board_near_45_degrees_turned_wrong_by_its_strip_is_read_turned_right(frame, board):
     # Seen near 45 degrees, the strip put these boards' owner's top a quarter turn off, so
     # their grids missed the print and nothing was read (the frame taken as occluded).
-    obs, truth, cond = _seed_21(frame)
+    obs, truth, cond = _recognized(21, frame)
     assert not cond.hand and not obs["occluded"]
     _assert_found_and_read(obs, truth["boards"][board], least_right=47)
 
@@ -222,7 +222,7 @@ def test_a_board_whose_frame_is_cut_short_along_a_side_is_rebuilt_to_its_size(fr
     # Seed-21 frames where an arm or a sleeve lies along one side of a board (or, steeply
     # seen, its frame's far side thins out): the outline's quad ended there, short of the
     # board, so its grid missed the print and nothing was read.
-    obs, truth, _ = _seed_21(frame)
+    obs, truth, _ = _recognized(21, frame)
     _assert_found_and_read(obs, truth["boards"][board], least_right=40)
 
 
@@ -287,17 +287,15 @@ def test_a_hull_chord_from_the_frames_edge_is_no_side_of_the_board():
 @pytest.mark.parametrize(("seed", "frame", "board"), [(2, 47, 1), (1000, 237, 0)])
 def test_a_board_over_a_corner_of_the_frame_is_found_and_read(seed, frame, board):
     # Frames of seeds the benchmark leaves out, each board lost or left unread before.
-    content, cond, rng = mixed_table(seed, frame)
-    image, truth = render_table(content, cond, rng)
-    _assert_found_and_read(recognize(image), truth["boards"][board], least_right=45)
+    obs, truth, _ = _recognized(seed, frame)
+    _assert_found_and_read(obs, truth["boards"][board], least_right=45)
 
 
 @pytest.mark.parametrize(("seed", "frame", "board"), [(4, 165, 1), (1000, 174, 1)])
 def test_a_board_whose_corner_only_just_leaves_the_frame_is_found_and_read(seed, frame, board):
     # Frames of seeds the benchmark leaves out, each board lost before (see above).
-    content, cond, rng = mixed_table(seed, frame)
-    image, truth = render_table(content, cond, rng)
-    _assert_found_and_read(recognize(image), truth["boards"][board], least_right=40)
+    obs, truth, _ = _recognized(seed, frame)
+    _assert_found_and_read(obs, truth["boards"][board], least_right=40)
 
 
 @pytest.mark.parametrize(("seed", "frame", "board"), [(1, 131, 2), (2, 97, 2)])
@@ -305,9 +303,8 @@ def test_a_board_an_arm_parts_seen_smaller_than_the_others_is_found(seed, frame,
     # Frames of seeds the benchmark leaves out: a board far off in a steep view, its
     # frame in two pieces either side of an arm. Judged by the boards found nearer, the
     # pieces' hull was too small for a board and they were never joined.
-    content, cond, rng = mixed_table(seed, frame)
-    image, truth = render_table(content, cond, rng)
-    _assert_found_and_read(recognize(image), truth["boards"][board], least_right=40)
+    obs, truth, _ = _recognized(seed, frame)
+    _assert_found_and_read(obs, truth["boards"][board], least_right=40)
 
 
 def test_a_board_a_wide_arm_parts_is_joined_from_what_it_leaves():
@@ -315,28 +312,25 @@ def test_a_board_a_wide_arm_parts_is_joined_from_what_it_leaves():
     # it. Its two pieces' hull is 0.25 of the diagonal squared a board shows there, under
     # the 0.3 asked before; judged by the smaller boards found further off, it was joined
     # only by chance.
-    content, cond, rng = mixed_table(1000, 24)
-    image, truth = render_table(content, cond, rng)
-    _assert_found_and_read(recognize(image), truth["boards"][0], least_right=40)
+    obs, truth, _ = _recognized(1000, 24)
+    _assert_found_and_read(obs, truth["boards"][0], least_right=40)
 
 
 def test_pieces_that_fit_far_smaller_than_a_board_there_make_no_board():
     # Seed 9, frame 78 (the benchmark's): the edge of a slate-blue mat in two pieces. Let
     # in as pieces of a board an arm parts, they were fitted as a board under half the size a
     # board shows there, and the frame had three boards for two.
-    content, cond, rng = mixed_table(9, 78)
-    image, truth = render_table(content, cond, rng)
-    assert len(recognize(image)["boards"]) == len(truth["boards"])
+    obs, truth, _ = _recognized(9, 78)
+    assert len(obs["boards"]) == len(truth["boards"])
 
 
 def test_a_score_track_an_arm_leaves_is_not_rebuilt_as_a_board():
     # Seed 7, frame 24 (the benchmark's): an arm across a board the frame's edge cuts
     # leaves its score track in view; rebuilt from that outline, a board 0.62 of the
     # size a board shows there was kept, all its places unknown, well off the board.
-    content, cond, rng = mixed_table(7, 24)
-    image, truth = render_table(content, cond, rng)
+    obs, truth, _ = _recognized(7, 24)
     px = truth["geometry"]["camera"]["px_per_mm"]
-    for found in recognize(image)["boards"]:
+    for found in obs["boards"]:
         assert min(np.hypot(*np.subtract(found["center"], t["center"])) for t in truth["boards"]) < 20 * px
 
 
@@ -344,17 +338,14 @@ def test_sizes_are_judged_only_by_a_board_found_surely():
     # Seed 9, frame 179 (the benchmark's): the only board found whole is a factory's
     # sunburst taken for one, unsurely; judged by the plane it gives, the board the
     # frame's edge cuts was too large and lost.
-    content, cond, rng = mixed_table(9, 179)
-    image, truth = render_table(content, cond, rng)
-    _assert_found_and_read(recognize(image), truth["boards"][1], least_right=45)
+    obs, truth, _ = _recognized(9, 179)
+    _assert_found_and_read(obs, truth["boards"][1], least_right=45)
 
 
 def test_a_board_rebuilt_wholly_out_of_the_frame_is_no_board():
     # Seed 2, frame 21 (no benchmark's): sides in view rebuilt a quad lying wholly out
     # of the frame, and judging whether it looked like a board raised IndexError.
-    content, cond, rng = mixed_table(2, 21)
-    image, truth = render_table(content, cond, rng)
-    obs = recognize(image)
+    obs, truth, _ = _recognized(2, 21)
     assert 0 < len(obs["boards"]) <= len(truth["boards"])
     assert not _looks_like_board(np.full((100, 100, 3), 200, np.uint8), 0.4, np.zeros((100, 100), bool))
 
@@ -363,7 +354,7 @@ def test_a_panel_edge_measured_off_at_one_end_is_not_taken():
     # Seed 21, frame 44: a board seen small and steep, whose panel's left edge was
     # measured on the tiles by it at one of its two bands; the edge, tilted 25 mm off at a
     # corner, put part of the grid a cell off and three places were misread.
-    obs, truth, _ = _seed_21(44)
+    obs, truth, _ = _recognized(21, 44)
     _assert_found_and_read(obs, truth["boards"][2], least_right=47)
 
 
@@ -389,7 +380,7 @@ def test_an_arm_over_a_boards_wall_leaves_the_rest_to_check_its_grid():
     # What it hides is not judged, and the grid, right where it is, is checked by what
     # shows: 43 of the 47 places are read right or, under the arm, unknown. The board was
     # left unread (the 24 places under the arm alone "right").
-    obs, truth, cond = _seed_21(98)
+    obs, truth, cond = _recognized(21, 98)
     assert cond.hand
     _assert_found_and_read(obs, truth["boards"][3], least_right=43)
 
@@ -404,10 +395,9 @@ def test_a_board_whose_cream_an_arm_hides_is_balanced_by_the_other_boards(seed, 
     # board's cream: balanced by what the arm showed, the panel's print (or a grey wall's
     # block) washed out and nothing was read (only the places under the arm "right"). Its
     # cream measured far darker than the other boards': it is read under their balance.
-    content, cond, rng = mixed_table(seed, frame)
-    image, truth = render_table(content, cond, rng)
+    obs, truth, cond = _recognized(seed, frame)
     assert cond.hand
-    _assert_found_and_read(recognize(image), truth["boards"][board], least_right=right)
+    _assert_found_and_read(obs, truth["boards"][board], least_right=right)
 
 
 @pytest.mark.parametrize(("frame", "board", "right"), [(56, 1, 42), (377, 1, 42)])
@@ -417,10 +407,9 @@ def test_a_board_an_arm_cuts_short_is_rebuilt_whole_and_turned_as_its_strip_tell
     # of a board's proportions, shows it. That short quad put the grid off the print
     # (by up to the part cut off) and nothing was read; rebuilt whole and turned as the
     # strip tells, the board is read.
-    content, cond, rng = mixed_table(7, frame)
-    image, truth = render_table(content, cond, rng)
+    obs, truth, cond = _recognized(7, frame)
     assert cond.hand
-    _assert_found_and_read(recognize(image), truth["boards"][board], least_right=right)
+    _assert_found_and_read(obs, truth["boards"][board], least_right=right)
 
 
 @pytest.mark.parametrize(("seed", "frame", "board", "right"),
@@ -430,10 +419,9 @@ def test_the_strip_under_a_grey_wall_alone_does_not_judge_its_grid(seed, frame, 
     # between them and the wall, and leaves only the narrow strip under the wall, whose
     # windows a grid 2-8 mm off (right enough to read by) puts on the bonus box or a
     # tile's shade. Judged by those alone, the grid was taken for one off and nothing read.
-    content, cond, rng = mixed_table(seed, frame)
-    image, truth = render_table(content, cond, rng)
+    obs, truth, cond = _recognized(seed, frame)
     assert cond.hand
-    _assert_found_and_read(recognize(image), truth["boards"][board], least_right=right)
+    _assert_found_and_read(obs, truth["boards"][board], least_right=right)
 
 
 @pytest.mark.parametrize(("frame", "board", "right"), [(222, 2, 47), (231, 0, 46)])
@@ -442,6 +430,5 @@ def test_a_board_whose_grid_shows_hardly_any_print_is_tried_at_its_other_turns(f
     # glare, one under a hand), whose grid passed its check on noise with hardly any print
     # showing. Read there as surely as a grid a part of a cell off, 8 and 3 places were
     # misread; at the turn whose grid shows the print clearly, none.
-    content, cond, rng = mixed_table(4, frame)
-    image, truth = render_table(content, cond, rng)
-    _assert_found_and_read(recognize(image), truth["boards"][board], least_right=right)
+    obs, truth, _ = _recognized(4, frame)
+    _assert_found_and_read(obs, truth["boards"][board], least_right=right)
