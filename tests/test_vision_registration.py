@@ -313,8 +313,7 @@ def test_the_coloured_walls_print_is_told_by_how_its_colours_differ(gains):
     # toward the white tiles' pale teal): the diagonals still differ from each other as
     # the prints do where the grid is right, and as they do not with the colours moved
     # on by a step (a grid a cell off).
-    prints = np.array([cells.color.WORDS[w][::-1] for w in
-                       ("pale_blue", "pale_orange", "pale_red", "pale_dark", "pale_teal")], np.float32)
+    prints = np.array([cells.color.WORDS[w][::-1] for w in cells._PRINT_WORDS], np.float32)
     cast = np.clip(prints * np.array(gains, np.float32), 0, 255)
     seen = np.ones(len(cells.PLACES), bool)
     none_over = np.zeros(len(cells.PLACES), bool)

@@ -489,9 +489,9 @@ def _lab(bgr: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(scaled, cv2.COLOR_BGR2Lab).reshape(-1, 3)
 
 
-# The print of each tile colour on the coloured wall, in the balanced panel (Lab).
-_PRINT_LAB = _lab([color.WORDS[w][::-1]
-                   for w in ("pale_blue", "pale_orange", "pale_red", "pale_dark", "pale_teal")])
+# The print of each tile colour on the coloured wall (its pale word), in COLORS order.
+_PRINT_WORDS = tuple(next(w for w in _FAMILY_WORDS[c] if w.startswith("pale_")) for c in COLORS)
+_PRINT_LAB = _lab([color.WORDS[w][::-1] for w in _PRINT_WORDS])  # in the balanced panel
 
 
 def _print_in_place_by_contrast(pixels: np.ndarray, seen: np.ndarray, excused: np.ndarray) -> bool:
