@@ -28,6 +28,7 @@ from .geometry import (
     plane_aspect,
     rect_homography,
 )
+from .stats import percentile
 
 BOARD_W_MM = 260.0
 BOARD_H_MM = 250.0
@@ -57,17 +58,19 @@ class BoardFind:
         return apply_h(self.board_h, [[BOARD_W_MM / 2, BOARD_H_MM / 2]])[0]
 
 
+BLUE_HSV = ((94, 70, 45), (128, 255, 255))  # the least and most (OpenCV's HSV) of the boards' blue
+
+
 def blue_mask(bgr: np.ndarray) -> np.ndarray:
     """The boards' blue print (and anything of that hue) in a white-balanced image."""
-    hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
-    h, s, v = hsv[..., 0], hsv[..., 1], hsv[..., 2]
-    return ((h >= 94) & (h <= 128) & (s >= 70) & (v >= 45)).astype(np.uint8) * 255
+    return cv2.inRange(cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV), *BLUE_HSV)
 
 
-def find_boards(small: np.ndarray, scale: float, full: np.ndarray, wb: WhiteBalance) -> list[BoardFind]:
-    """Boards in `small` (the white-balanced frame reduced by `scale`); homographies are
-    returned for `full`, the original frame."""
-    mask = blue_mask(small)
+def find_boards(small: np.ndarray, blue: np.ndarray, scale: float, full: np.ndarray,
+                wb: WhiteBalance) -> list[BoardFind]:
+    """Boards in `small` (the white-balanced frame reduced by `scale`; `blue`, its
+    blue_mask); homographies are returned for `full`, the original frame."""
+    mask = blue
     k = max(3, round(3 * small.shape[1] / 960)) | 1
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     width = mask.shape[1]
@@ -662,7 +665,10 @@ def _orient(small: np.ndarray, quad: np.ndarray, partial: bool = False,
     return k, clarity
 
 
-def _edge(profile: np.ndarray, lo: int, hi: int, rising: bool, hold: int = 8) -> float | None:
+_EDGE_HOLD = 8
+
+
+def _edge(profile: np.ndarray, lo: int, hi: int, rising: bool, hold: int = _EDGE_HOLD) -> float | None:
     """Position in [lo, hi) where a non-blue fraction profile crosses 0.5 into (rising)
     or out of (falling) a stretch that stays non-blue for `hold` samples: thin cream
     lines printed on the frame do not count as the panel's edge."""
@@ -684,16 +690,39 @@ def _edge(profile: np.ndarray, lo: int, hi: int, rising: bool, hold: int = 8) ->
     return lo + i + (0.5 - a) / (b - a + 1e-9) + 0.5
 
 
-def _looks_like_board(rect: np.ndarray, s: float, seen: np.ndarray, occluded: bool = False) -> bool:
+def _body(full: np.ndarray, to_img: np.ndarray, wb: WhiteBalance, rows: slice, cols: slice) -> np.ndarray:
+    """1.0 where rows x cols of a board's rectified view (`to_img`: view px -> frame px)
+    show no blue print, warped on their own."""
+    shift = np.array([[1.0, 0.0, cols.start], [0.0, 1.0, rows.start], [0.0, 0.0, 1.0]])
+    part = cv2.warpPerspective(full, to_img @ shift, (cols.stop - cols.start, rows.stop - rows.start),
+                               flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
+    return (blue_mask(wb.apply_u8(part)) == 0).astype(np.float32)
+
+
+# Whether a quad looks like a board is judged at this scale: its cream shows plainly.
+_LOOK_PX_PER_MM = 1.0
+
+
+def _looked_at(full: np.ndarray, board_h: np.ndarray, wb: WhiteBalance,
+               partial: bool) -> tuple[np.ndarray, float, np.ndarray]:
+    """A board's rectified view in HSV, at _LOOK_PX_PER_MM, and which of it is in the frame."""
+    s = _LOOK_PX_PER_MM
+    to_img = board_h @ np.diag([1 / s, 1 / s, 1.0])
+    w, h = round(BOARD_W_MM * s), round(BOARD_H_MM * s)
+    rect = cv2.warpPerspective(full, to_img, (w, h), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
+    seen = in_frame(to_img, w, h, full.shape[1], full.shape[0]) if partial else np.ones((h, w), bool)
+    return cv2.cvtColor(wb.apply_u8(rect), cv2.COLOR_BGR2HSV), s, seen
+
+
+def _looks_like_board(hsv: np.ndarray, s: float, seen: np.ndarray, occluded: bool = False) -> bool:
     """The score track's cream squares and the panel's cream background are there (a
     factory's sunburst, a blue mat or a cup fitted as a quad has neither); of a board
     partly out of the frame, those of the two that are in view; of a board something
     stands over, one of the two."""
     if not seen.any():
         return False  # a quad rebuilt wholly out of the frame shows nothing of a board
-    hsv = cv2.cvtColor(rect, cv2.COLOR_BGR2HSV)
     v = hsv[..., 2]
-    light = (hsv[..., 1] < 90) & (v > 0.55 * np.percentile(v[seen], 95))
+    light = (hsv[..., 1] < 90) & (v > 0.55 * percentile(v, 95, seen))
     zones = (((slice(round(12 * s), round(68 * s)), slice(round(14 * s), round(246 * s))), 0.35),
              ((slice(round((PANEL_BOX_MM[1] + 30) * s), round((PANEL_BOX_MM[1] + 72) * s)),
                slice(round((PANEL_BOX_MM[0] + 4) * s), round((PANEL_BOX_MM[0] + 45) * s))), 0.45))
@@ -756,15 +785,12 @@ def _refined(quad: np.ndarray, clarity: float, full: np.ndarray, wb: WhiteBalanc
     judged a board already."""
     # The quad's long/short sides tell the board's 260 x 250 mm only roughly; rely on the panel.
     board_h = rect_homography(quad, BOARD_W_MM, BOARD_H_MM)
+    if not looked and not _looks_like_board(*_looked_at(full, board_h, wb, partial), occluded):
+        return None
     s = _REFINE_PX_PER_MM
     to_img = board_h @ np.diag([1 / s, 1 / s, 1.0])
     w, h = round(BOARD_W_MM * s), round(BOARD_H_MM * s)
-    rect = cv2.warpPerspective(full, np.linalg.inv(to_img), (w, h), flags=cv2.INTER_LINEAR)
-    rect = wb.apply_u8(rect)
-    body = (blue_mask(rect) == 0).astype(np.float32)
     seen = in_frame(to_img, w, h, full.shape[1], full.shape[0]) if partial else np.ones((h, w), bool)
-    if not looked and not _looks_like_board(rect, s, seen, occluded):
-        return None
     x0, y0, x1, y1 = (v * s for v in PANEL_BOX_MM)
     win = round(14 * s)
     # Each edge measured in two bands, so a perspective error in the quad is corrected too.
@@ -773,17 +799,26 @@ def _refined(quad: np.ndarray, clarity: float, full: np.ndarray, wb: WhiteBalanc
 
     ya, yb = band(y0 + 25 * s, y0 + 70 * s), band(y1 - 70 * s, y1 - 35 * s)
     xa, xb = band(x0 + 30 * s, x0 + 100 * s), band(x0 + 110 * s, x0 + 160 * s)
+    # Only the stretches an edge is looked for in (and the hold past them) are warped.
+    reach = win + _EDGE_HOLD
+
     def across(r: slice, at: float, rising: bool) -> float | None:  # a near-vertical edge
         lo, hi = round(at) - win, round(at) + win
         if not seen[r, max(0, lo):hi].all():
             return None  # out of view: keep the prior
-        return _edge(body[r].mean(axis=0), lo, hi, rising)
+        cols = slice(max(0, round(at) - reach), min(w, round(at) + reach))
+        profile = np.full(w, np.nan, np.float32)
+        profile[cols] = _body(full, to_img, wb, r, cols).mean(axis=0)
+        return _edge(profile, lo, hi, rising)
 
     def down(c: slice, at: float, rising: bool) -> float | None:  # a near-horizontal edge
         lo, hi = round(at) - win, round(at) + win
         if not seen[max(0, lo):hi, c].all():
             return None
-        return _edge(body[:, c].mean(axis=1), lo, hi, rising)
+        rows = slice(max(0, round(at) - reach), min(h, round(at) + reach))
+        profile = np.full(h, np.nan, np.float32)
+        profile[rows] = _body(full, to_img, wb, rows, c).mean(axis=1)
+        return _edge(profile, lo, hi, rising)
 
     left = [across(r, x0, True) for r in (ya, yb)]
     right = [across(r, x1, False) for r in (ya, yb)]

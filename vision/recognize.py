@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from .boards import BoardFind, find_boards
+from .boards import BoardFind, blue_mask, find_boards
 from .cells import BoardReading, fits_grey_wall, read_registered, shows_print
 from .color import UNKNOWN, WhiteBalance
 from .factories import CenterReading, FactoryReading, read_factories
@@ -40,7 +40,8 @@ def analyse(frame_bgr: np.ndarray, players: int | None = None) -> Recognition:
                        interpolation=cv2.INTER_AREA) if scale < 1 else frame.copy()
     rough = WhiteBalance.from_brightest(small)
     small = rough.apply_u8(small)
-    finds = find_boards(small, scale, frame, rough)
+    blue = blue_mask(small)
+    finds = find_boards(small, blue, scale, frame, rough)
     if players is not None:
         finds = sorted(finds, key=lambda b: -b.confidence)[:players]
     readings = [r for r in (read_registered(frame, b, rough) for b in finds) if r is not None]
@@ -48,7 +49,7 @@ def analyse(frame_bgr: np.ndarray, players: int | None = None) -> Recognition:
     readings = _seat_order(readings)
 
     table_wb = WhiteBalance.combine(_table_balances([r for _, r in readings]))
-    factories, center = read_factories(frame, small, scale, table_wb, [b for b, _ in readings])
+    factories, center = read_factories(frame, blue, scale, table_wb, [b for b, _ in readings])
 
     boards_json = [_board_json(b, r) for b, r in readings]
     # Occluded means something (a hand) is over the play area, as observation.md has it: a
