@@ -15,6 +15,7 @@ from vision.geometry import (
     parallax,
     plane_aspect,
     rect_homography,
+    stretches,
 )
 from vision.synth.camera import look_at
 
@@ -69,6 +70,22 @@ def test_parallax_points_away_from_the_camera_foot():
 def test_apply_h_identity():
     pts = np.array([[1.0, 2.0], [3.0, 4.0]])
     assert np.allclose(apply_h(np.eye(3), pts), pts)
+
+
+def test_apply_h_maps_points_as_the_homography_does():
+    h = np.array([[1.1, 0.2, 30.0], [-0.1, 0.9, 20.0], [2e-4, -1e-4, 1.0]])
+    pts = np.array([[0.0, 0.0], [100.0, 50.0], [-40.0, 300.0]])
+    q = np.column_stack([pts, np.ones(3)]) @ h.T
+    assert np.allclose(apply_h(h, pts), q[:, :2] / q[:, 2:], rtol=1e-12)
+    assert np.allclose(apply_h(h, [100.0, 50.0]), q[1, :2] / q[1, 2])  # one point
+    assert apply_h(h, np.empty((0, 2))).shape == (0, 2)
+
+
+def test_stretches_are_the_singular_values():
+    rng = np.random.default_rng(5)
+    for m in [*rng.normal(size=(200, 2, 3)), np.zeros((2, 2)), np.array([[2.0, 0], [0, 2.0]]),
+              np.array([[1.0, 2.0], [2.0, 4.0]])]:  # a map onto a line stretches one way only
+        assert stretches(m) == pytest.approx(tuple(np.linalg.svd(m[:, :2], compute_uv=False)), abs=1e-9)
 
 
 def test_in_frame_is_the_part_of_a_picture_that_lands_in_the_image():

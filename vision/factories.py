@@ -24,7 +24,7 @@ from . import color
 from .boards import BLUE_HSV, BOARD_H_MM, BOARD_W_MM, BoardFind
 from .cells import HIDDEN, PLACE_MODELS, place_probabilities, window_features
 from .color import COLORS, MARKER, UNKNOWN, WhiteBalance
-from .geometry import apply_h, camera_in_plane, clockwise_from_bottom, parallax
+from .geometry import apply_h, camera_in_plane, clockwise_from_bottom, parallax, stretches
 from .stats import median, percentile
 
 SUNBURST_RADIUS_MM = 29.5
@@ -281,8 +281,8 @@ def _ring_ellipse(rays: np.ndarray, lit: float, n: int, ppm: float,
             break  # the same points would fit the same ellipse again
         keep = kept
     share = keep.sum() / _RAYS
-    axes = np.linalg.svd(affine[:, :2], compute_uv=False)
-    if share < 0.4 or axes.min() / axes.max() < least_ratio:
+    most, least = stretches(affine)
+    if share < 0.4 or least / most < least_ratio:
         return None
     return affine, np.float64(share)
 
@@ -342,8 +342,8 @@ def _read_disc(frame: np.ndarray, c_img: np.ndarray, ppm_img: float, wb: WhiteBa
             # only arcs of the sunburst, whose middles lie up to its edge.)
             return None
         disc_to_img = disc_to_img @ step
-        axes = np.linalg.svd(step[:2, :2], compute_uv=False)
-        moved, stretched = np.hypot(*step[:2, 2]), max(axes.max() - 1, 1 - axes.min())
+        most, least = stretches(step)
+        moved, stretched = np.hypot(*step[:2, 2]), max(most - 1, 1 - least)
         if moved < 1.5 and stretched < 0.04:
             break
     else:

@@ -31,6 +31,16 @@ def apply_h(h: np.ndarray, points: np.ndarray) -> np.ndarray:
     return cv2.perspectiveTransform(p, np.asarray(h, np.float64)).reshape(-1, 2)
 
 
+def stretches(m: np.ndarray) -> tuple[float, float]:
+    """The most and the least a 2 x 2 linear map stretches (its singular values), in
+    closed form: (s1 + s2)^2 and (s1 - s2)^2 are the squared norm plus and minus twice
+    the absolute determinant."""
+    (a, b), (c, d) = m[0, :2], m[1, :2]
+    norm2, det = a * a + b * b + c * c + d * d, abs(a * d - b * c)
+    plus, minus = math.sqrt(norm2 + 2 * det), math.sqrt(max(0.0, norm2 - 2 * det))
+    return float((plus + minus) / 2), float(abs(plus - minus) / 2)
+
+
 def rect_homography(dst_quad: np.ndarray, width: float, height: float) -> np.ndarray:
     """H mapping the rectangle (0,0)-(width,height) onto dst_quad (TL, TR, BR, BL)."""
     src = np.float32([[0, 0], [width, 0], [width, height], [0, height]])
