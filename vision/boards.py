@@ -28,7 +28,7 @@ from .geometry import (
     plane_aspect,
     rect_homography,
 )
-from .stats import percentile
+from .stats import components, percentile
 
 BOARD_W_MM = 260.0
 BOARD_H_MM = 250.0
@@ -217,7 +217,7 @@ def _wide_blue(mask: np.ndarray, k: int, least: float) -> np.ndarray:
     reduced = np.where(reduced >= 128, 255, 0).astype(np.uint8)
     k = max(3, round(k / f)) | 1
     wide = cv2.morphologyEx(reduced, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    _, labels, stats, _ = cv2.connectedComponentsWithStats(wide)
+    _, labels, stats, _ = components(wide)
     big = np.nonzero(stats[1:, cv2.CC_STAT_AREA] >= least / f**2)[0] + 1
     if len(big) == 0:
         return np.zeros(mask.shape, bool)

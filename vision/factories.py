@@ -25,7 +25,7 @@ from .boards import BLUE_HSV, BOARD_H_MM, BOARD_W_MM, BoardFind
 from .cells import HIDDEN, PLACE_MODELS, place_probabilities, window_features
 from .color import COLORS, MARKER, UNKNOWN, WhiteBalance
 from .geometry import apply_h, camera_in_plane, clockwise_from_bottom, parallax, stretches
-from .stats import median, percentile
+from .stats import components, median, percentile
 
 SUNBURST_RADIUS_MM = 29.5
 DISC_RADIUS_MM = 45.0
@@ -134,7 +134,7 @@ def read_factories(frame: np.ndarray, blue: np.ndarray, scale: float, wb: WhiteB
         corners = apply_h(b.board_h, [[-m, -m], [BOARD_W_MM + m, -m], [BOARD_W_MM + m, BOARD_H_MM + m],
                                       [-m, BOARD_H_MM + m]]) * scale
         cv2.fillConvexPoly(mask, np.round(corners).astype(np.int32), 0)
-    _, _, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    _, _, stats, cents = components(mask)
     plane = _plane_for(boards, np.array([frame.shape[1] / 2, frame.shape[0] / 2])) if boards else None
     small_area = mask.shape[0] * mask.shape[1]
     top_of = _lift(plane, frame.shape[1], frame.shape[0]) if plane is not None else None
@@ -731,7 +731,7 @@ def _read_center(frame: np.ndarray, plane: _Plane, factories: list[FactoryReadin
     fg = ((dist > 14) & inside).astype(np.uint8)
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(fg)
+    count, labels, stats, _ = components(fg)
     tile_area = (TILE_MM * ppm) ** 2 * 1.2
     tiles: dict[str, int] = {}
     marker, unknown = False, 0

@@ -1,5 +1,6 @@
-"""Exact medians and percentiles of the short or integer arrays the recogniser takes them
-of, without numpy's general machinery (the same values, for a fraction of the time)."""
+"""Exact statistics the recogniser takes often, for a fraction of the general tools' time:
+medians and percentiles of short or integer arrays (numpy's values), and the parts of a
+mask with their areas and centres (OpenCV's)."""
 
 from __future__ import annotations
 
@@ -47,3 +48,9 @@ def _ranks(size: int, q: float) -> tuple[int, int, float]:
 def _between(x: float, y: float, g: float) -> float:
     # numpy's linear interpolation, in its order of operations, for the same rounding
     return y - (y - x) * (1 - g) if g >= 0.5 else x + (y - x) * g
+
+
+def components(mask: np.ndarray, connectivity: int = 8) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
+    """cv2.connectedComponentsWithStats (the same count, labels, stats and centroids) by
+    the block-based scan: OpenCV's default with stats takes about three times as long."""
+    return cv2.connectedComponentsWithStatsWithAlgorithm(mask, connectivity, cv2.CV_32S, cv2.CCL_BBDT)
