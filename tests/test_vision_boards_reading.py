@@ -162,3 +162,19 @@ def test_a_place_half_under_a_glint_is_read_by_what_shows(monkeypatch):
     assert places[("wall", 2, 3)].value == "red"
     assert places[("floor", 3)].value == "red"
     assert places[PLACES[0]].value == UNKNOWN
+
+
+def test_windows_over_the_panels_edge_repeat_its_pixels():
+    # Each window is the (2 half)^2 pixels round its centre, those past the panel's edge
+    # taken from the edge: windows inside, across each edge and wholly off the panel.
+    rng = np.random.default_rng(2)
+    panel = rng.integers(0, 256, (40, 60, 3)).astype(np.uint8)
+    centers = np.array([[30.0, 20.0], [1.4, 3.0], [58.6, 39.0], [-500.0, 10.0], [30.0, 900.0], [61.0, -7.0]])
+    half = 4
+    pixels, groups = cells._sample_windows(panel, centers, half)
+    off = np.arange(-half, half)
+    for k, (x, y) in enumerate(np.round(centers).astype(int)):
+        ys, xs = np.clip(y + off, 0, 39), np.clip(x + off, 0, 59)
+        assert np.array_equal(pixels[groups == k], panel[ys][:, xs].reshape(-1, 3))
+    grey, _ = cells._sample_windows(panel[..., 0], centers, half)  # one channel too
+    assert np.array_equal(grey, pixels[:, 0])

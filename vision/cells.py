@@ -33,6 +33,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
 
 from . import color
 from .boards import PANEL_H_PX, PANEL_W_PX, BoardFind, in_proportion, turned
@@ -92,13 +93,19 @@ class BoardReading:
 
 
 def _sample_windows(panel: np.ndarray, centers: np.ndarray, half: int) -> tuple[np.ndarray, np.ndarray]:
-    """Pixels of a (2*half)^2 window round each centre (panel px), and each pixel's window index."""
+    """Pixels of a (2*half)^2 window round each centre (panel px), and each pixel's window
+    index; a window over the panel's edge repeats the edge's pixels."""
     h, w = panel.shape[:2]
-    off = np.arange(-half, half)
-    cx = np.clip(np.round(centers[:, 0]).astype(int)[:, None, None] + off[None, None, :], 0, w - 1)
-    cy = np.clip(np.round(centers[:, 1]).astype(int)[:, None, None] + off[None, :, None], 0, h - 1)
-    cx, cy = np.broadcast_arrays(cx, cy)
-    pixels = panel[cy.ravel(), cx.ravel()]
+    # (a window wholly off the panel is its nearest edge pixel, repeated)
+    x0 = np.clip(np.round(centers[:, 0]).astype(int) - half, 1 - 2 * half, w - 1)
+    y0 = np.clip(np.round(centers[:, 1]).astype(int) - half, 1 - 2 * half, h - 1)
+    left, top = max(0, -int(x0.min())), max(0, -int(y0.min()))
+    right, bottom = max(0, int(x0.max()) + 2 * half - w), max(0, int(y0.max()) + 2 * half - h)
+    if left or top or right or bottom:
+        panel = cv2.copyMakeBorder(panel, top, bottom, left, right, cv2.BORDER_REPLICATE)
+    # Every window as a view of the panel, gathered in one copy.
+    windows = sliding_window_view(panel, (2 * half, 2 * half), axis=(0, 1))[y0 + top, x0 + left]
+    pixels = np.moveaxis(windows, 1, -1).reshape(-1, 3) if panel.ndim == 3 else windows.reshape(-1)
     groups = np.repeat(np.arange(len(centers)), (2 * half) ** 2)
     return pixels, groups
 
