@@ -11,6 +11,7 @@ from vision.geometry import (
     camera_in_plane,
     clockwise_from_bottom,
     in_frame,
+    in_frame_points,
     order_clockwise,
     parallax,
     plane_aspect,
@@ -101,3 +102,15 @@ def test_in_frame_is_the_part_of_a_picture_that_lands_in_the_image():
     ring = cv2.dilate(exact.astype(np.uint8), np.ones((3, 3), np.uint8)) > cv2.erode(
         exact.astype(np.uint8), np.ones((3, 3), np.uint8))
     assert not ((fast != exact) & ~ring).any()
+    # The same judged of single points (pixel centres), exactly.
+    pts = np.column_stack([xx.ravel() + 0.5, yy.ravel() + 0.5])
+    assert np.array_equal(in_frame_points(h, pts, 200, 200), exact.ravel())
+
+
+def test_points_behind_the_camera_are_not_in_frame():
+    # Under this map the line x = 100 of the picture is the horizon: beyond it the sign of
+    # w turns, and x/w, y/w land in the image though nothing there is seen.
+    h = np.array([[-1.0, 0, 0], [0, -1.0, 0], [-0.01, 0, 1.0]])
+    pts = np.array([[-10.0, -10.0], [150.0, 10.0], [50.0, -10.0]])
+    assert in_frame_points(h, pts, 2000, 2000).tolist() == [True, False, False]
+    assert np.allclose(apply_h(h, pts[1:2]), [[300.0, 20.0]])  # in the image, but behind

@@ -24,6 +24,7 @@ from .geometry import (
     apply_h,
     fit_quad,
     in_frame,
+    in_frame_points,
     order_clockwise,
     plane_aspect,
     rect_homography,
@@ -790,7 +791,17 @@ def _refined(quad: np.ndarray, clarity: float, full: np.ndarray, wb: WhiteBalanc
     s = _REFINE_PX_PER_MM
     to_img = board_h @ np.diag([1 / s, 1 / s, 1.0])
     w, h = round(BOARD_W_MM * s), round(BOARD_H_MM * s)
-    seen = in_frame(to_img, w, h, full.shape[1], full.shape[0]) if partial else np.ones((h, w), bool)
+
+    def seen(rows: slice, cols: slice) -> bool:
+        """Whether a block of the view lies wholly in the frame. What of the view is in
+        the frame is convex (bounded by lines in the view), so its corners tell."""
+        ys = range(max(0, rows.start), min(h, rows.stop))
+        xs = range(max(0, cols.start), min(w, cols.stop))
+        if not partial or not ys or not xs:
+            return True
+        corners = [(x + 0.5, y + 0.5) for x in (xs[0], xs[-1]) for y in (ys[0], ys[-1])]
+        return bool(in_frame_points(to_img, corners, full.shape[1], full.shape[0]).all())
+
     x0, y0, x1, y1 = (v * s for v in PANEL_BOX_MM)
     win = round(14 * s)
     # Each edge measured in two bands, so a perspective error in the quad is corrected too.
@@ -804,7 +815,7 @@ def _refined(quad: np.ndarray, clarity: float, full: np.ndarray, wb: WhiteBalanc
 
     def across(r: slice, at: float, rising: bool) -> float | None:  # a near-vertical edge
         lo, hi = round(at) - win, round(at) + win
-        if not seen[r, max(0, lo):hi].all():
+        if not seen(r, slice(lo, hi)):
             return None  # out of view: keep the prior
         cols = slice(max(0, round(at) - reach), min(w, round(at) + reach))
         profile = np.full(w, np.nan, np.float32)
@@ -813,7 +824,7 @@ def _refined(quad: np.ndarray, clarity: float, full: np.ndarray, wb: WhiteBalanc
 
     def down(c: slice, at: float, rising: bool) -> float | None:  # a near-horizontal edge
         lo, hi = round(at) - win, round(at) + win
-        if not seen[max(0, lo):hi, c].all():
+        if not seen(slice(lo, hi), c):
             return None
         rows = slice(max(0, round(at) - reach), min(h, round(at) + reach))
         profile = np.full(h, np.nan, np.float32)
@@ -861,7 +872,7 @@ def _refined(quad: np.ndarray, clarity: float, full: np.ndarray, wb: WhiteBalanc
     # something else at one of them (an arm's edge over the panel): the prior stands.
     # (Of a board the frame's edge cuts, the outline is partly rebuilt: its prior is
     # the weaker.)
-    c, most = corners(), _EDGE_OFF_MOST * s if seen.all() else np.inf
+    c, most = corners(), _EDGE_OFF_MOST * s if seen(slice(0, h), slice(0, w)) else np.inf
     if max(abs(c[0, 0] - x0), abs(c[3, 0] - x0)) > most:
         la = lb = x0
     if max(abs(c[1, 0] - x1), abs(c[2, 0] - x1)) > most:

@@ -67,6 +67,16 @@ def in_frame(h: np.ndarray, width: int, height: int, img_w: int, img_h: int) -> 
     return (q[..., 2] > 0) & (x >= 0) & (y >= 0) & (x <= img_w - 1) & (y <= img_h - 1)
 
 
+def in_frame_points(h: np.ndarray, points: list | np.ndarray, img_w: int, img_h: int) -> np.ndarray:
+    """Which points of a picture mapped by `h` into an image land inside it (and in
+    front of the camera), as in_frame judges its pixels."""
+    p = np.asarray(points, np.float64).reshape(-1, 2)
+    q = np.column_stack([p, np.ones(len(p))]) @ np.asarray(h, np.float64).T
+    x, y, w = q[:, 0], q[:, 1], q[:, 2]
+    # (the image's bounds multiplied through by w, which must be positive)
+    return (w > 0) & (x >= 0) & (y >= 0) & (x <= (img_w - 1) * w) & (y <= (img_h - 1) * w)
+
+
 # A typical lens's focal length, as a share of the frame's longer side: phones and the
 # Pi camera see 55-72 degrees across.
 TYPICAL_FOCAL = 0.8
