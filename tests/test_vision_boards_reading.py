@@ -178,3 +178,5 @@ def test_windows_over_the_panels_edge_repeat_its_pixels():
         assert np.array_equal(pixels[groups == k], panel[ys][:, xs].reshape(-1, 3))
     grey, _ = cells._sample_windows(panel[..., 0], centers, half)  # one channel too
     assert np.array_equal(grey, pixels[:, 0])
+    none, groups = cells._sample_windows(panel, np.empty((0, 2)), half)
+    assert none.shape == (0, 3) and len(groups) == 0

@@ -71,9 +71,8 @@ def find_boards(small: np.ndarray, blue: np.ndarray, scale: float, full: np.ndar
                 wb: WhiteBalance) -> list[BoardFind]:
     """Boards in `small` (the white-balanced frame reduced by `scale`; `blue`, its
     blue_mask); homographies are returned for `full`, the original frame."""
-    mask = blue
     k = max(3, round(3 * small.shape[1] / 960)) | 1
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    mask = cv2.morphologyEx(blue, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     width = mask.shape[1]
     wide = _wide_blue(mask, round(_WIDE_BLUE * width), _WIDE_BLUE_AREA * width**2)
     mask = np.where(wide, 0, mask).astype(np.uint8)

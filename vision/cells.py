@@ -96,6 +96,8 @@ def _sample_windows(panel: np.ndarray, centers: np.ndarray, half: int) -> tuple[
     """Pixels of a (2*half)^2 window round each centre (panel px), and each pixel's window
     index; a window over the panel's edge repeats the edge's pixels."""
     h, w = panel.shape[:2]
+    if not len(centers):
+        return panel.reshape(-1, *panel.shape[2:])[:0], np.zeros(0, int)
     # (a window wholly off the panel is its nearest edge pixel, repeated)
     x0 = np.clip(np.round(centers[:, 0]).astype(int) - half, 1 - 2 * half, w - 1)
     y0 = np.clip(np.round(centers[:, 1]).astype(int) - half, 1 - 2 * half, h - 1)

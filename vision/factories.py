@@ -214,9 +214,9 @@ def _warp(frame: np.ndarray, disc_to_img: np.ndarray, half: float, ppm: float,
 
 @lru_cache(maxsize=4)
 def _ring_samples(n: int) -> tuple[np.ndarray, np.ndarray]:
-    """Which pixels of an n x n view of a disc it is looked at by for its ring (view
-    px): those that _RAYS rays out from the middle pick (nearest, a pixel apart, as
-    cv2.warpPolar picks them), and every third pixel of the view (for how light it is)."""
+    """The pixels of an n x n view of a disc that its ring is judged at (view px): those
+    that _RAYS rays out from the middle pick (nearest, a pixel apart, as cv2.warpPolar
+    picks them), and every third pixel of the view (for how light it is)."""
     xx, yy = np.meshgrid(np.arange(n, dtype=np.float32), np.arange(n, dtype=np.float32))
     rays = cv2.warpPolar(np.dstack([xx, yy]), (n // 2, _RAYS), (n / 2, n / 2), n / 2,
                          cv2.WARP_POLAR_LINEAR).astype(np.float64)
