@@ -114,3 +114,8 @@ def test_points_behind_the_camera_are_not_in_frame():
     pts = np.array([[-10.0, -10.0], [150.0, 10.0], [50.0, -10.0]])
     assert in_frame_points(h, pts, 2000, 2000).tolist() == [True, False, False]
     assert np.allclose(apply_h(h, pts[1:2]), [[300.0, 20.0]])  # in the image, but behind
+    # A picture with its pixel (100, 20) at that origin: the image's corners lie behind
+    # the camera, so in_frame judges pixel by pixel. Only the 100 x 20 pixels up and left
+    # of the origin are in frame; none of those past the horizon (x 200 on).
+    mask = in_frame(h @ np.array([[1.0, 0, -100], [0, 1.0, -20], [0, 0, 1]]), 300, 40, 2000, 2000)
+    assert mask[:20, :100].all() and mask.sum() == 2000

@@ -47,6 +47,16 @@ def rect_homography(dst_quad: np.ndarray, width: float, height: float) -> np.nda
     return cv2.getPerspectiveTransform(src, np.float32(dst_quad))
 
 
+def in_frame_points(h: np.ndarray, points: list | np.ndarray, img_w: int, img_h: int) -> np.ndarray:
+    """Which points of a picture mapped by `h` into an image land inside it (and in
+    front of the camera); in_frame judges its pixels' centres so."""
+    p = np.asarray(points, np.float64).reshape(-1, 2)
+    q = np.column_stack([p, np.ones(len(p))]) @ np.asarray(h, np.float64).T
+    x, y, w = q[:, 0], q[:, 1], q[:, 2]
+    # (the image's bounds multiplied through by w, which must be positive)
+    return (w > 0) & (x >= 0) & (y >= 0) & (x <= (img_w - 1) * w) & (y <= (img_h - 1) * w)
+
+
 def in_frame(h: np.ndarray, width: int, height: int, img_w: int, img_h: int) -> np.ndarray:
     """Which pixels of a width x height picture mapped by `h` into an image land inside it."""
     # The image's outline taken back into the picture is a quadrilateral, when all its
@@ -61,20 +71,8 @@ def in_frame(h: np.ndarray, width: int, height: int, img_w: int, img_h: int) -> 
             cv2.fillConvexPoly(mask, np.round(quad * 16).astype(np.int32), 1, cv2.LINE_8, 4)
             return mask.astype(bool)
     yy, xx = np.mgrid[0:height, 0:width].astype(np.float64)
-    q = np.stack([xx + 0.5, yy + 0.5, np.ones_like(xx)], axis=-1) @ h.T
-    with np.errstate(divide="ignore", invalid="ignore"):
-        x, y = q[..., 0] / q[..., 2], q[..., 1] / q[..., 2]
-    return (q[..., 2] > 0) & (x >= 0) & (y >= 0) & (x <= img_w - 1) & (y <= img_h - 1)
-
-
-def in_frame_points(h: np.ndarray, points: list | np.ndarray, img_w: int, img_h: int) -> np.ndarray:
-    """Which points of a picture mapped by `h` into an image land inside it (and in
-    front of the camera), as in_frame judges its pixels."""
-    p = np.asarray(points, np.float64).reshape(-1, 2)
-    q = np.column_stack([p, np.ones(len(p))]) @ np.asarray(h, np.float64).T
-    x, y, w = q[:, 0], q[:, 1], q[:, 2]
-    # (the image's bounds multiplied through by w, which must be positive)
-    return (w > 0) & (x >= 0) & (y >= 0) & (x <= (img_w - 1) * w) & (y <= (img_h - 1) * w)
+    centres = np.column_stack([xx.ravel() + 0.5, yy.ravel() + 0.5])
+    return in_frame_points(h, centres, img_w, img_h).reshape(height, width)
 
 
 # A typical lens's focal length, as a share of the frame's longer side: phones and the
