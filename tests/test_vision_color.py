@@ -54,6 +54,29 @@ def test_marker_is_told_from_an_empty_place():
     assert color.classify(hist, glare, cands).value == MARKER
 
 
+def test_each_pixel_gets_its_quantised_colours_nearest_word():
+    # The lookup answers what the nearest-word rule answers for the middle of each
+    # pixel's quantum, for 8-bit and float pixels (floats clipped, then cut to 8 bits).
+    rng = np.random.default_rng(7)
+    px = rng.integers(0, 256, (5000, 3)).astype(np.uint8)
+    step = 256 >> color._Q
+    middle = (px // step).astype(np.float32) * step + step / 2
+    want = color._nearest_words(middle)
+    want[px.min(axis=1) >= 248] = -1
+    assert np.array_equal(color.word_indices(px), want)
+    floats = px.astype(np.float32) + rng.uniform(0, 0.99, px.shape).astype(np.float32)
+    assert np.array_equal(color.word_indices(floats), want)
+    assert np.array_equal(color.word_indices(np.array([[-40.0, 300.0, 0.0]])),
+                          color.word_indices(np.array([[0, 255, 0]], np.uint8)))
+    assert color.word_indices(np.zeros((0, 3), np.uint8)).shape == (0,)
+
+
+def test_only_a_pixel_bright_in_every_channel_is_glare():
+    near = np.array([[248, 248, 248], [255, 255, 255], [247, 255, 255], [255, 247, 255], [255, 255, 247]],
+                    np.uint8)
+    assert list(color.word_indices(near) == -1) == [True, True, False, False, False]
+
+
 def test_glare_makes_a_place_unknown():
     hist, glare = _hist(np.full((400, 3), 255.0))
     assert color.classify(hist, glare, CANDIDATES).value == UNKNOWN
