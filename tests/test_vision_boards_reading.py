@@ -123,8 +123,8 @@ def test_a_sleeve_over_the_panels_cream_does_not_wash_the_panel_out():
     # reference cream and not far past it (which would bleach every printed cell).
     s = 0.5  # the panel is read at half the measured crop's resolution
     cream = np.array([120.0, 160.0, 190.0], np.float32)  # BGR
-    panel = np.tile(cream, (300, 450, 1))
-    sleeve = (50.0, 45.0, 40.0)
+    panel = np.tile(cream.astype(np.uint8), (300, 450, 1))
+    sleeve = (50, 45, 40)
     panel[50:140, 0:90] = sleeve
     panel[215:245, 0:130] = sleeve
     balance = cells._panel_balance(panel, s, WhiteBalance.identity())

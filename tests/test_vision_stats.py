@@ -5,7 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.stats import components, median, percentile
+from vision.stats import components, counted_percentile, median, percentile
 
 
 def test_fast_percentile_and_median_give_numpys_values_exactly():
@@ -25,6 +25,17 @@ def test_fast_percentile_and_median_give_numpys_values_exactly():
         resid = rng.random(int(rng.integers(1, 80)))
         assert median(resid) == np.median(resid)
     assert np.isnan(median(np.array([0.5, np.nan, 0.1])))
+
+
+def test_a_percentile_of_counted_values_is_numpys():
+    # Sums of three 8-bit channels, counted: values with gaps, a single value, and ranks
+    # that fall between two values at every interpolation weight.
+    rng = np.random.default_rng(5)
+    for _ in range(200):
+        values = rng.choice(rng.integers(0, 766, int(rng.integers(1, 12))), int(rng.integers(1, 500)))
+        counts = np.bincount(values, minlength=766)
+        for q in (40.0, 50.0, 0.0, 100.0, float(rng.uniform(0, 100))):
+            assert counted_percentile(counts, q) == np.percentile(values, q)
 
 
 def test_components_are_opencvs_default_ones():

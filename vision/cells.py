@@ -39,7 +39,7 @@ from . import color
 from .boards import PANEL_H_PX, PANEL_W_PX, BoardFind, in_proportion, turned
 from .color import COLORS, MARKER, UNKNOWN, Reading, WhiteBalance
 from .geometry import apply_h, camera_in_plane, in_frame, parallax
-from .stats import median
+from .stats import counted_percentile, median, percentile
 
 CELL_PX = 78
 TILE_LIFT_PX = 7.0 / (243.0 / PANEL_W_PX)  # a tile's thickness in crop px
@@ -121,7 +121,6 @@ def read_board(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
     out_w, out_h = round(PANEL_W_PX * s), round(PANEL_H_PX * s)
     to_img = board.panel_h @ np.diag([1 / s, 1 / s, 1.0])
     panel = cv2.warpPerspective(frame, np.linalg.inv(to_img), (out_w, out_h), flags=cv2.INTER_LINEAR)
-    panel = panel.astype(np.float32)
     wb = cream if cream is not None else _panel_balance(panel, s, rough)
     panel = wb.apply(panel)
 
@@ -931,23 +930,30 @@ _CREAM_SHADED = 0.75
 
 def _panel_balance(panel: np.ndarray, s: float, rough: WhiteBalance) -> WhiteBalance:
     """Gains that make this board's cream background look like the reference cream,
-    measured where nothing lies over the cream. (The cream is even over a window: every
-    second pixel across and down measures it as well as all of them.)"""
+    measured on the 8-bit panel where nothing lies over the cream. (The cream is even
+    over a window: every second pixel across and down measures it as well as all of them.)"""
     windows = [panel[round(y0 * s):round(y1 * s):2, round(x0 * s):round(x1 * s):2].reshape(-1, 3)
                for x0, y0, x1, y1 in _CREAM_WINDOWS]
-    sums = [px.sum(axis=1) for px in windows]
-    seen = [(px[b > 0], b[b > 0]) for px, b in zip(windows, sums, strict=True)]  # black: out of the frame
-    seen = [(px, b) for px, b in seen if len(b)]
-    if not seen:
+    px = np.concatenate(windows)
+    of = np.repeat(np.arange(len(windows)), [len(w) for w in windows])
+    bright = (px[:, 0].astype(np.intp) + px[:, 1]) + px[:, 2]
+    # Each window's brightness counted (a sum of three 8-bit channels): its median and
+    # percentiles are read off the counts. Black is out of the frame: not counted.
+    levels = 3 * 255 + 1
+    counts = np.bincount(of * levels + bright, minlength=len(windows) * levels).reshape(len(windows), levels)
+    counts[:, 0] = 0
+    seen = np.flatnonzero(counts.sum(axis=1))
+    if not len(seen):
         return rough
-    medians = np.array([median(b) for _, b in seen], np.float32)
-    cream = np.median(np.sort(medians)[len(medians) // 2:])
-    clear = [(px, b) for (px, b), m in zip(seen, medians, strict=True) if m >= _CREAM_SHADED * cream]
-    px, bright = np.concatenate([px for px, _ in clear]), np.concatenate([b for _, b in clear])
-    if len(px) < 20:
+    medians = np.array([counted_percentile(counts[i], 50) for i in seen])
+    cream = median(np.sort(medians)[len(medians) // 2:])
+    clear = np.zeros(len(windows), bool)
+    clear[seen[medians >= _CREAM_SHADED * cream]] = True
+    counted = counts[clear].sum(axis=0)
+    if counted.sum() < 20:
         return rough
-    px = px[bright >= np.percentile(bright, 40)]
-    ref = np.median(px, axis=0)
+    px = px[clear[of] & (bright >= counted_percentile(counted, 40))]
+    ref = np.array([percentile(px[:, k], 50) for k in range(3)])
     if ref.min() < 10:  # nothing usable: keep the frame's balance
         return rough
     return WhiteBalance.from_reference(ref)

@@ -26,15 +26,19 @@ def percentile(values: np.ndarray, q: float, where: np.ndarray | None = None) ->
         # Counting is linear and has no copy: the two ranks are read off the running counts.
         mask = None if where is None else where.view(np.uint8)
         counts = cv2.calcHist([np.ascontiguousarray(values)], [0], mask, [256], [0, 256]).ravel()
-        running = np.cumsum(counts)
-        size = int(running[-1])
-        lo, hi, g = _ranks(size, q)
-        x, y = np.searchsorted(running, (lo + 1, hi + 1))
-        return _between(float(x), float(y), g)
+        return counted_percentile(counts, q)
     a = (values if where is None else values[where]).ravel()
     lo, hi, g = _ranks(a.size, q)
     part = np.partition(a, (lo, hi))
     return _between(float(part[lo]), float(part[hi]), g)
+
+
+def counted_percentile(counts: np.ndarray, q: float) -> float:
+    """np.percentile (linear) of the values 0, 1, 2, ... counted `counts` times each."""
+    running = np.cumsum(counts)
+    lo, hi, g = _ranks(int(running[-1]), q)
+    x, y = np.searchsorted(running, (lo + 1, hi + 1))
+    return _between(float(x), float(y), g)
 
 
 def _ranks(size: int, q: float) -> tuple[int, int, float]:
