@@ -645,20 +645,28 @@ def _tile_pixels(words: np.ndarray, hsv: np.ndarray) -> np.ndarray:
 
 
 @lru_cache(maxsize=4)
-def _site_masks(n: int, ppm: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _site_masks(n: int, ppm: float) -> tuple[tuple[slice, slice], np.ndarray, np.ndarray, np.ndarray,
+                                             np.ndarray]:
     """What `_tile_sites` needs of an n x n disc view that is the same for every disc:
-    the sunburst (as 0/1), where its edges count, and per window of a place, whether
-    enough of it lies on the sunburst and over how much."""
+    the square about the sunburst that it looks in, and there the sunburst (as 0/1),
+    where its edges count, and per window of a place, whether enough of it lies on the
+    sunburst and over how much."""
     r = _radius_grid(n, ppm)
+    hw = max(2, round(0.28 * TILE_MM * ppm))
+    # Past the sunburst by a window and more than the blur and the gradient reach: what
+    # lies further is no tile, and a window there covers none of the sunburst.
+    reach = math.ceil(SUNBURST_RADIUS_MM * ppm) + max(hw, 5) + 1
+    lo, hi = max(0, n // 2 - reach), min(n, n - n // 2 + reach)
+    box = (slice(lo, hi), slice(lo, hi))
+    r = r[box]
     inside = (r < SUNBURST_RADIUS_MM).astype(np.float32)
     edge_zone = r < SUNBURST_RADIUS_MM - 2
-    hw = max(2, round(0.28 * TILE_MM * ppm))
     k = (2 * hw, 2 * hw)
     a_sum = cv2.boxFilter(inside, -1, k, normalize=False, borderType=cv2.BORDER_CONSTANT)
     masks = (inside, edge_zone, a_sum > 0.3 * k[0] * k[1], np.maximum(a_sum, 1.0))
     for m in masks:
         m.setflags(write=False)
-    return masks
+    return box, *masks
 
 
 def _tile_sites(tile_px: np.ndarray, ppm: float,
@@ -667,8 +675,8 @@ def _tile_sites(tile_px: np.ndarray, ppm: float,
     tiles' outlines run, and shifted to where their top faces are (a tile's top is
     lifted 7 mm, so seen obliquely it lies off the block's foot)."""
     n = tile_px.shape[0]
-    inside, edge_zone, enough, area = _site_masks(n, ppm)
-    tile = tile_px.astype(np.float32) * inside
+    box, inside, edge_zone, enough, area = _site_masks(n, ppm)
+    tile = tile_px[box].astype(np.float32) * inside
     if tile.sum() < 0.25 * (TILE_MM * ppm) ** 2:
         return []
     soft = cv2.GaussianBlur(tile, (0, 0), 1.0)
@@ -688,7 +696,9 @@ def _tile_sites(tile_px: np.ndarray, ppm: float,
     hw = max(2, round(0.28 * TILE_MM * ppm))
     k = (2 * hw, 2 * hw)
     t_sum = cv2.boxFilter(tile, -1, k, normalize=False, borderType=cv2.BORDER_CONSTANT)
-    cover = np.where(enough, t_sum / area, 0.5)
+    near = np.where(enough, t_sum / area, 0.5)
+    cover = np.full((n, n), 0.5, near.dtype)
+    cover[box] = near
     step = max(1, round(ppm))
     # The top faces lie off the block's foot by the lift the camera sees (known from a
     # board's homography); without one, anywhere a tile's thickness and a loose lay allow.
