@@ -187,9 +187,21 @@ def _local_ppm(plane: _Plane, p_mm: np.ndarray) -> float:
 
 
 @lru_cache(maxsize=8)
+@lru_cache(maxsize=8)
 def _radius_grid(n: int, ppm: float) -> np.ndarray:
+    """Each pixel's distance (mm) from the middle of an n x n view at `ppm`."""
     d = np.arange(n, dtype=np.float32) + 0.5 - n / 2
-    return np.hypot(d[None, :], d[:, None]) / ppm
+    r = np.hypot(d[None, :], d[:, None]) / ppm
+    r.setflags(write=False)
+    return r
+
+
+@lru_cache(maxsize=16)
+def _within(n: int, mm: float) -> np.ndarray:
+    """The pixels of an n x n disc view (at _PATCH_PX_PER_MM) nearer its middle than `mm`."""
+    near = _radius_grid(n, _PATCH_PX_PER_MM) < mm
+    near.setflags(write=False)
+    return near
 
 
 # Where the cream ring meets the orange-brown rim, mm from the disc's centre.
@@ -357,8 +369,8 @@ def _read_disc(frame: np.ndarray, c_img: np.ndarray, ppm_img: float, wb: WhiteBa
     n = patch.shape[0]
     r = _radius_grid(n, ppm)
     hsv = hsv0 = cv2.cvtColor(patch, cv2.COLOR_BGR2HSV)
-    ring_zone = (r > SUNBURST_RADIUS_MM + 2) & (r < RING_MM - 1)
-    cream = ((hsv[..., 1] < 90) & (hsv[..., 2] > 110))[ring_zone].mean()
+    ring_zone = _zone_index(n, SUNBURST_RADIUS_MM + 2, RING_MM - 1)
+    cream = ((hsv[..., 1] < 90) & (hsv[..., 2] > 110)).ravel()[ring_zone].mean()
     # Blue judged only where it counts (colours are judged pixel by pixel).
     blue = cv2.inRange(hsv0, *BLUE_HSV).ravel()[_zone_index(n, -1.0, SUNBURST_RADIUS_MM - 1)] > 0
     if blue.mean() < 0.08 or cream < 0.3:
@@ -376,18 +388,19 @@ def _read_disc(frame: np.ndarray, c_img: np.ndarray, ppm_img: float, wb: WhiteBa
     tile_px = _tile_pixels(words, hsv)
     # A tile's top may reach over the cream ring when seen obliquely; there only words
     # that the ring's print (cream, black waves, orange dots) does not show count.
-    tile = tile_px & ((r < SUNBURST_RADIUS_MM) | ((r < SUNBURST_RADIUS_MM + 5) & ~_RING_PRINT[words]))
+    sunburst = _within(n, SUNBURST_RADIUS_MM)
+    tile = tile_px & (sunburst | (_within(n, SUNBURST_RADIUS_MM + 5) & ~_RING_PRINT[words]))
     lift = None
     if top_of is not None:
         centre = apply_h(disc_to_img, [[0.0, 0.0]])[0]
         lift = apply_h(np.linalg.inv(disc_to_img), [top_of(centre)])[0]
         if not np.isfinite(lift).all() or np.hypot(*lift) > _LIFT_MOST:
             lift = None
-    slots = _tile_sites(tile & (r < SUNBURST_RADIUS_MM), ppm, lift)
+    slots = _tile_sites(tile & sunburst, ppm, lift)
     half_win = _HALF_WIN
     core_win = max(2, round(0.18 * TILE_MM * ppm))
     values, confs, points = [], [], []
-    inside = r < SUNBURST_RADIUS_MM + 5
+    inside = _within(n, SUNBURST_RADIUS_MM + 5)
     slots = [_settle(tile, inside, s, half_win, round(4 * ppm)) for s in slots]
     # The warp leaves what lies out of the frame black. (Two maximums: numpy's max over a
     # 3-wide last axis is some 30 times slower.)
