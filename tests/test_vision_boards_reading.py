@@ -180,3 +180,32 @@ def test_windows_over_the_panels_edge_repeat_its_pixels():
     assert np.array_equal(grey, pixels[:, 0])
     none, groups = cells._sample_windows(panel, np.empty((0, 2)), half)
     assert none.shape == (0, 3) and len(groups) == 0
+
+
+def _wall_reading(clear: np.ndarray, shift: int = 0) -> cells.BoardReading:
+    """A coloured board's reading whose wall cells in `clear` show their print's colour
+    (moved on by `shift` steps along the pattern) and the rest a hand (skin) read as such."""
+    hists = np.zeros((len(PLACES), len(cells.color.WORD_NAMES)))
+    over = np.zeros(len(PLACES), bool)
+    for k, i in enumerate(cells._WALL_ROWS):
+        if clear[k]:
+            word = cells._PRINT_WORDS[(cells._WALL_DIAGONAL[k] + shift) % 5]
+            hists[i, cells.color.WORD_NAMES.index(word)] = 300
+        else:
+            hists[i, cells.color.WORD_NAMES.index("skin")] = 300
+            over[i] = True
+    return cells.BoardReading("colored", 1.0, [], [], [], {}, np.zeros((len(PLACES), 2)), 1.0,
+                              bool(over.any()), WhiteBalance.identity(), hists, np.zeros((len(PLACES), 1)),
+                              True, over)
+
+
+def test_a_hand_over_most_of_the_wall_leaves_the_print_to_the_cells_in_view():
+    # A hand over 16 of the wall's 25 cells: the print is not clear over the whole wall,
+    # but it is on the nine cells the place model sees nothing over. Fewer than eight
+    # cells in view cannot tell, nor can cells that show the pattern a step on.
+    clear = np.arange(25) < 9
+    reading = _wall_reading(clear)
+    assert not cells._print_clear(reading)
+    assert cells._print_clear(reading, in_view=True)
+    assert not cells._print_clear(_wall_reading(clear, shift=1), in_view=True)
+    assert not cells._print_clear(_wall_reading(np.arange(25) < 7), in_view=True)

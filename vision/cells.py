@@ -90,6 +90,7 @@ class BoardReading:
     histograms: np.ndarray  # word counts of each place's window, in PLACES order
     features: np.ndarray  # what the place model reads, one row a place, in PLACES order
     grid_in_place: bool  # the wall (print or grey block) lies where the grid puts it (else nothing is read)
+    over: np.ndarray  # the places the place model sees something (a hand, a cup) over, in PLACES order
 
 
 def _sample_windows(panel: np.ndarray, centers: np.ndarray, half: int) -> tuple[np.ndarray, np.ndarray]:
@@ -182,7 +183,7 @@ def read_board(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
     known = [r.confidence for r in places.values() if r.value != UNKNOWN]
     confidence = board.confidence * side_conf * (min(known) if known else 0.0)
     return BoardReading(side, side_conf, lines, floor, wall, places, sampled, float(confidence),
-                        bool(over.any()), wb, hists, features, in_place)
+                        bool(over.any()), wb, hists, features, in_place, over)
 
 
 # A place the frame's edge cuts is read from the part of it in view: its windows moved
@@ -358,7 +359,7 @@ def read_registered(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
     over it) is read at the turn whose grid shows the coloured print clearly; with none,
     it is no board (None). `cream`, when given, balances the panel (see read_board)."""
     if not board.turn_told:
-        told = _turned_to_print(frame, board, rough, (0, 1, 2, 3), cream)
+        told = _turned_to_print(frame, board, rough, (0, 1, 2, 3), cream, round_a_hand=True)
         if told is None:
             return None
         other, again = told
@@ -403,15 +404,23 @@ def read_registered(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
 
 
 def _turned_to_print(frame: np.ndarray, board: BoardFind, rough: WhiteBalance, turns: tuple[int, ...],
-                     cream: WhiteBalance | None = None) -> tuple[BoardFind, BoardReading] | None:
+                     cream: WhiteBalance | None = None, *,
+                     round_a_hand: bool = False) -> tuple[BoardFind, BoardReading] | None:
     """The board at the first of `turns` (quarter turns clockwise from where it was
-    found) whose grid shows the coloured wall's print clearly, and its reading."""
+    found) whose grid shows the coloured wall's print clearly, and its reading. With
+    `round_a_hand` (what hid the strip may hide much of the wall too), failing that, the
+    one turn whose grid shows the print clearly on the wall cells nothing lies over."""
+    round_hand = []
     for quarters in turns:
         other = board if quarters == 0 else turned(board, quarters, frame, rough)
         again = read_board(frame, other, rough, cream=cream) if other is not None else None
-        if again is not None and again.grid_in_place and shows_print(again):
+        if again is None or not again.grid_in_place or again.side != "colored":
+            continue
+        if _print_clear(again):
             return other, again
-    return None
+        if round_a_hand and _print_clear(again, in_view=True):
+            round_hand.append((other, again))
+    return round_hand[0] if len(round_hand) == 1 else None
 
 
 # A turn the print alone tells: its coloured wall shows clearly at one turn only (at the
@@ -441,11 +450,21 @@ def fits_grey_wall(reading: BoardReading) -> bool:
     return reading.grid_in_place and reading.side == "grey" and reading.side_confidence >= _SIDE_SURE
 
 
-def _print_clear(reading: BoardReading) -> bool:
+def _print_clear(reading: BoardReading, in_view: bool = False) -> bool:
     """Whether the wall's colours lie on its diagonals clearly: most of them, and far
-    more than with the colours moved on by any step."""
-    agree = _diagonal_agreement(reading.histograms[_WALL_ROWS])
+    more than with the colours moved on by any step. `in_view`: judged on the cells the
+    place model sees nothing over, if there are _PRINT_CELLS_LEAST of them."""
+    hists = reading.histograms[_WALL_ROWS]
+    if in_view:
+        clear = ~reading.over[_WALL_ROWS] & (hists.sum(axis=1) > 0)
+        if clear.sum() < _PRINT_CELLS_LEAST:
+            return False
+        hists = np.where(clear[:, None], hists, 0.0)
+    agree = _diagonal_agreement(hists)
     return bool(agree[0] >= _PRINT_SHOWN and agree[0] >= _PRINT_CLEAR * agree[1:].max())
+
+
+_PRINT_CELLS_LEAST = 8  # wall cells in view that can show the print's diagonals
 
 
 _WIDE_WINDOW = 0.6  # the wide look, as a fraction of a cell
