@@ -7,6 +7,7 @@ import os
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
+import dataclasses
 import itertools
 
 import pygame
@@ -296,3 +297,15 @@ def test_the_last_move_says_whether_a_person_confirmed_it_or_the_companion_corre
     seen = said(auto=True)
     assert said(auto=False) == seen + " (confirmed)"
     assert said(auto=True, revised=True) == seen + " (corrected)"
+
+
+def test_a_player_card_gives_the_floor_penalty_due_now_and_no_minus_zero():
+    app = samples.stage("table", (800, 480), 2)
+    first, second = app.view.seats
+    assert first.floor_now == second.floor_now == 0
+    app.receive(dataclasses.replace(app.view, seats=(dataclasses.replace(first, floor_now=3), second)))
+    texts = app.draw(pygame.Surface((800, 480))).texts()
+    tiles = [sum(t.points for t in seat.tiles_now) for seat in (first, second)]
+    assert f"tiles +{tiles[0]}, floor -3" in texts
+    assert f"tiles +{tiles[1]}, floor 0" in texts
+    assert not any(text.endswith("floor -0") for text in texts)

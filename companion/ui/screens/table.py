@@ -172,7 +172,10 @@ def player_card(canvas: Canvas, rect: pygame.Rect, player: PlayerView, variant: 
     name_h = canvas.line_height("large")
     tiles = sum(t.points for t in player.tiles_now)
     now = _("this round {points:+d}").format(points=player.round_points)
-    detail = _("tiles +{tiles}, floor -{floor}").format(tiles=tiles, floor=player.floor_now)
+    if player.floor_now:
+        detail = _("tiles +{tiles}, floor -{floor}").format(tiles=tiles, floor=player.floor_now)
+    else:  # not "-0"
+        detail = _("tiles +{tiles}, floor 0").format(tiles=tiles)
     bonus = _("bonus now +{points}").format(points=player.bonus_now)
     progress = _("rows {rows}, columns {columns}, colours {colors}").format(
         rows=player.rows_done, columns=player.columns_done, colors=player.colors_done)
