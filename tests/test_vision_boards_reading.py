@@ -3,6 +3,7 @@ measured by vision.calibrate."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import numpy as np
@@ -209,3 +210,23 @@ def test_a_hand_over_most_of_the_wall_leaves_the_print_to_the_cells_in_view():
     assert cells._print_clear(reading, in_view=True)
     assert not cells._print_clear(_wall_reading(clear, shift=1), in_view=True)
     assert not cells._print_clear(_wall_reading(np.arange(25) < 7), in_view=True)
+
+
+def test_a_board_whose_strip_a_hand_hides_takes_the_one_turn_its_print_shows(monkeypatch):
+    # The print over the whole wall tells the turn first; failing that, the print on the
+    # cells in view at one turn alone; at two turns it tells nothing.
+    unplaced = dataclasses.replace(_wall_reading(np.zeros(25, bool)), grid_in_place=False)
+    whole = _wall_reading(np.ones(25, bool))
+    in_view = _wall_reading(np.arange(25) < 9)
+
+    def turn(shows: dict[int, cells.BoardReading], round_a_hand: bool = True) -> int | None:
+        monkeypatch.setattr(cells, "turned", lambda board, quarters, frame, rough: quarters)
+        monkeypatch.setattr(cells, "read_board", lambda frame, q, rough, cream=None: shows.get(q, unplaced))
+        told = cells._turned_to_print(None, 0, WhiteBalance.identity(), (0, 1, 2, 3),
+                                      round_a_hand=round_a_hand)
+        return None if told is None else told[0]
+
+    assert turn({1: in_view}) == 1
+    assert turn({1: in_view}, round_a_hand=False) is None
+    assert turn({1: in_view, 3: in_view}) is None
+    assert turn({1: in_view, 2: whole}) == 2

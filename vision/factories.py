@@ -187,7 +187,6 @@ def _local_ppm(plane: _Plane, p_mm: np.ndarray) -> float:
 
 
 @lru_cache(maxsize=8)
-@lru_cache(maxsize=8)
 def _radius_grid(n: int, ppm: float) -> np.ndarray:
     """Each pixel's distance (mm) from the middle of an n x n view at `ppm`."""
     d = np.arange(n, dtype=np.float32) + 0.5 - n / 2
