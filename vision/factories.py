@@ -196,11 +196,12 @@ def _radius_grid(n: int, ppm: float) -> np.ndarray:
 
 
 @lru_cache(maxsize=16)
-def _within(n: int, mm: float) -> np.ndarray:
-    """The pixels of an n x n disc view (at _PATCH_PX_PER_MM) nearer its middle than `mm`."""
-    near = _radius_grid(n, _PATCH_PX_PER_MM) < mm
-    near.setflags(write=False)
-    return near
+def _zone(n: int, inner_mm: float, outer_mm: float) -> np.ndarray:
+    """The pixels of an n x n disc view (at _PATCH_PX_PER_MM) between two radii."""
+    r = _radius_grid(n, _PATCH_PX_PER_MM)
+    zone = (r > inner_mm) & (r < outer_mm)
+    zone.setflags(write=False)
+    return zone
 
 
 # Where the cream ring meets the orange-brown rim, mm from the disc's centre.
@@ -387,8 +388,8 @@ def _read_disc(frame: np.ndarray, c_img: np.ndarray, ppm_img: float, wb: WhiteBa
     tile_px = _tile_pixels(words, hsv)
     # A tile's top may reach over the cream ring when seen obliquely; there only words
     # that the ring's print (cream, black waves, orange dots) does not show count.
-    sunburst = _within(n, SUNBURST_RADIUS_MM)
-    tile = tile_px & (sunburst | (_within(n, SUNBURST_RADIUS_MM + 5) & ~_RING_PRINT[words]))
+    sunburst = _zone(n, -1.0, SUNBURST_RADIUS_MM)
+    tile = tile_px & (sunburst | (_zone(n, -1.0, SUNBURST_RADIUS_MM + 5) & ~_RING_PRINT[words]))
     lift = None
     if top_of is not None:
         centre = apply_h(disc_to_img, [[0.0, 0.0]])[0]
@@ -399,7 +400,7 @@ def _read_disc(frame: np.ndarray, c_img: np.ndarray, ppm_img: float, wb: WhiteBa
     half_win = _HALF_WIN
     core_win = max(2, round(0.18 * TILE_MM * ppm))
     values, confs, points = [], [], []
-    inside = _within(n, SUNBURST_RADIUS_MM + 5)
+    inside = _zone(n, -1.0, SUNBURST_RADIUS_MM + 5)
     slots = [_settle(tile, inside, s, half_win, round(4 * ppm)) for s in slots]
     # The warp leaves what lies out of the frame black. (Two maximums: numpy's max over a
     # 3-wide last axis is some 30 times slower.)
@@ -552,8 +553,7 @@ def _ring_cream(patch: np.ndarray) -> np.ndarray:
 @lru_cache(maxsize=16)
 def _zone_index(n: int, inner_mm: float, outer_mm: float) -> np.ndarray:
     """Flat indices of an n x n disc view (at _PATCH_PX_PER_MM) between two radii."""
-    r = _radius_grid(n, _PATCH_PX_PER_MM)
-    return np.flatnonzero((r > inner_mm) & (r < outer_mm))
+    return np.flatnonzero(_zone(n, inner_mm, outer_mm))
 
 
 def _occluder_mix(patch: np.ndarray, r: np.ndarray, hidden: np.ndarray,
