@@ -230,3 +230,36 @@ def test_a_board_whose_strip_a_hand_hides_takes_the_one_turn_its_print_shows(mon
     assert turn({1: in_view}, round_a_hand=False) is None
     assert turn({1: in_view, 3: in_view}) is None
     assert turn({1: in_view, 2: whole}) == 2
+
+
+def test_a_board_no_turn_of_whose_grid_is_on_the_print_takes_the_turn_it_is_found_round(monkeypatch):
+    # The hand that hides the strip cuts the outline too, and the grid is off the print
+    # at every turn. The print is looked for round each turn's grid: the one turn it is
+    # found round is the board's, its floor unread (the grid is fitted to the part of
+    # the wall round the hand); found round two turns, or none, it tells nothing.
+    unplaced = dataclasses.replace(_wall_reading(np.zeros(25, bool)), grid_in_place=False)
+    in_view = _wall_reading(np.arange(25) < 9)
+    looked_round = []
+
+    def turn(found_round: set[int], shows: dict | None = None):
+        looked_round.clear()
+        shows = shows or {}
+
+        def moved(frame, quarters, rough, cream, in_view=False):
+            looked_round.append(quarters)
+            if quarters not in found_round:
+                return None
+            return 10 + quarters, _wall_reading(np.ones(25, bool)), True
+
+        monkeypatch.setattr(cells, "turned", lambda board, quarters, frame, rough: quarters)
+        monkeypatch.setattr(cells, "read_board", lambda frame, q, rough, cream=None: shows.get(q, unplaced))
+        monkeypatch.setattr(cells, "_moved_to_print", moved)
+        return cells._turned_to_print(None, 0, WhiteBalance.identity(), (0, 1, 2, 3), round_a_hand=True)
+
+    board, reading = turn({2})
+    assert board == 12 and reading.floor == [UNKNOWN] * 7
+    assert looked_round == [0, 1, 2, 3]
+    assert turn({1, 2}) is None
+    assert turn(set()) is None
+    # A turn whose grid shows the print in view is taken without looking round any.
+    assert turn({2}, shows={1: in_view})[0] == 1 and looked_round == []

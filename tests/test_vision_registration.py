@@ -98,6 +98,30 @@ def test_a_grid_off_the_print_is_moved_onto_it(table, monkeypatch, move):
         assert all(r.confidence >= cells._MOVED_SURE for r in reading.places.values() if r.value != UNKNOWN)
 
 
+def test_a_print_shown_only_on_the_cells_in_view_leaves_the_floor_unread(table, monkeypatch):
+    # A grid off the print, moved onto a print that shows clearly only on the wall cells
+    # nothing lies over (a hand over the rest): fitted to part of the wall, the grid is
+    # read on the lines and the wall, but not as far as the floor. Shown nowhere, the
+    # board is left unread.
+    frame, truth, rec = table
+    clear = cells._print_clear
+    monkeypatch.setattr(cells, "_print_clear", lambda reading, in_view=False: in_view and clear(reading))
+    m = np.array([[1.0, 0, 126], [0, 1.0, 0], [0, 0, 1.0]])  # a cell and a half across
+    for board, reading in rec.boards:
+        if reading.side != "colored":
+            continue
+        _, again = cells.read_registered(frame, _off(board, m), reading.balance)
+        assert again.floor == [UNKNOWN] * 7
+        assert all(again.places[p].value == UNKNOWN for p in cells.PLACES if p[0] == "floor")
+        read, true = _read_and_true(board, again, truth)
+        assert all(r == t for r, t in zip(read, true, strict=True) if r != UNKNOWN)
+        assert sum(r == t for r, t in zip(read, true, strict=True)) >= 30
+        monkeypatch.setattr(cells, "_print_clear", lambda reading, in_view=False: False)
+        _, unread = cells.read_registered(frame, _off(board, m), reading.balance)
+        assert all(r.value == UNKNOWN for r in unread.places.values())
+        monkeypatch.setattr(cells, "_print_clear", lambda reading, in_view=False: in_view and clear(reading))
+
+
 def test_a_place_is_read_only_as_sure_as_asked(table):
     frame, _, rec = table
     board, reading = rec.boards[0]
@@ -118,8 +142,10 @@ def test_a_grid_in_place_is_kept_when_the_print_is_found_where_it_is(table, monk
     # board is read as found, not less surely from a grid refitted to the same place.
     frame, _, rec = table
     board, reading = next((b, r) for b, r in rec.boards if r.side == "colored")
-    move = cells._wall_in_print(frame, board.panel_h, reading.balance)
-    assert move is not None
+    found = cells._wall_in_print(frame, board.panel_h, reading.balance)
+    assert found is not None
+    move, clearly = found
+    assert clearly
     wall = cells.CENTERS[[i for i, p in enumerate(cells.PLACES) if p[0] == "wall"]]
     assert np.abs(cells.apply_h(move, wall) - wall).max() < 12  # found where it is
     clear, calls = cells._print_clear, []

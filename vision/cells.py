@@ -369,18 +369,15 @@ def read_registered(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
     reading = read_board(frame, board, rough, cream=cream)
     if reading.grid_in_place and (reading.side != "colored" or _print_clear(reading)):
         return board, reading
-    moved = _wall_in_print(frame, board.panel_h, rough)
-    if moved is not None:
-        # Only the panel moves: the fit to the wall's cells holds on the panel, not out to
-        # the board's edges, so the outline (which only hides the board from the search
-        # for discs and gives the table's plane) stays as found.
-        board_there = dataclasses.replace(board, panel_h=board.panel_h @ moved)
-        again = read_board(frame, board_there, rough, _MOVED_SURE, cream)
-        # A grid that passed the check is given up only for one that shows the print
-        # clearly better: the same print found again is no reason to read less surely.
-        better = not reading.grid_in_place or _print_shown(again) >= _print_shown(reading) + _PRINT_BETTER
-        if again.grid_in_place and shows_print(again) and better:
-            return board_there, again
+    # A grid off the print may have been rebuilt round a hand, which may hide much of the
+    # wall too: the print found is then judged on the cells in view.
+    found = _moved_to_print(frame, board, rough, cream, in_view=not reading.grid_in_place)
+    # A grid that passed the check is given up only for one that shows the print
+    # clearly better: the same print found again is no reason to read less surely.
+    if found is not None and (not reading.grid_in_place
+                              or _print_shown(found[1]) >= _print_shown(reading) + _PRINT_BETTER):
+        board_there, again, whole = found
+        return board_there, (again if whole else _floor_unread(again))
     if reading.grid_in_place and reading.side == "colored":
         if _print_shown(reading) < _PRINT_FAINT:
             # Hardly any print where the grid puts it: the check passed on noise, and the
@@ -410,17 +407,59 @@ def _turned_to_print(frame: np.ndarray, board: BoardFind, rough: WhiteBalance, t
     found) whose grid shows the coloured wall's print clearly, and its reading. With
     `round_a_hand` (what hid the strip may hide much of the wall too), failing that, the
     one turn whose grid shows the print clearly on the wall cells nothing lies over."""
-    round_hand = []
+    round_hand, tried = [], []
     for quarters in turns:
         other = board if quarters == 0 else turned(board, quarters, frame, rough)
-        again = read_board(frame, other, rough, cream=cream) if other is not None else None
-        if again is None or not again.grid_in_place or again.side != "colored":
+        if other is None:
+            continue
+        tried.append(other)
+        again = read_board(frame, other, rough, cream=cream)
+        if not again.grid_in_place or again.side != "colored":
             continue
         if _print_clear(again):
             return other, again
         if round_a_hand and _print_clear(again, in_view=True):
             round_hand.append((other, again))
+    if round_a_hand and not round_hand:
+        # No turn's grid is on the print: the outline was rebuilt wrong round the hand.
+        # The print is looked for round each; the one turn it is found at is the board's.
+        # Its floor is not read: the grid, fitted to the wall round that hand, came out a
+        # place along there (seed 2).
+        moved = (_moved_to_print(frame, other, rough, cream, in_view=True) for other in tried)
+        round_hand = [(there, _floor_unread(again)) for there, again, _ in filter(None, moved)]
     return round_hand[0] if len(round_hand) == 1 else None
+
+
+def _moved_to_print(frame: np.ndarray, board: BoardFind, rough: WhiteBalance, cream: WhiteBalance | None,
+                    in_view: bool = False) -> tuple[BoardFind, BoardReading, bool] | None:
+    """The board with its grid moved onto the coloured wall's print found round it, its
+    reading, if the print shows clearly there (`in_view`: or clearly on the wall cells
+    nothing lies over, see _print_clear), and whether the grid was fitted to the whole
+    wall's print, found clearly. Fitted to part of the wall (the rest under a hand, or
+    its print weak), a grid says least of the floor, the places farthest below and
+    beside the wall: read, they came out a place along (seeds 1 and 2). Only the panel
+    moves: the fit to the wall's cells holds on the panel, not out to the board's edges,
+    so the outline (which only hides the board from the search for discs and gives the
+    table's plane) stays as found."""
+    found = _wall_in_print(frame, board.panel_h, rough)
+    if found is None:
+        return None
+    moved, clear = found
+    there = dataclasses.replace(board, panel_h=board.panel_h @ moved)
+    again = read_board(frame, there, rough, _MOVED_SURE, cream)
+    if not again.grid_in_place or again.side != "colored":
+        return None
+    if _print_clear(again):
+        return there, again, clear
+    if in_view and _print_clear(again, in_view=True):
+        return there, again, False
+    return None
+
+
+def _floor_unread(reading: BoardReading) -> BoardReading:
+    """The reading with its floor unknown."""
+    places = {p: Reading(UNKNOWN, r.confidence) if p[0] == "floor" else r for p, r in reading.places.items()}
+    return dataclasses.replace(reading, places=places, floor=[UNKNOWN] * 7)
 
 
 # A turn the print alone tells: its coloured wall shows clearly at one turn only (at the
@@ -564,13 +603,15 @@ _SEARCH_PITCHES = np.linspace(0.76, 1.3, 10)
 _FINE_REACH = 16
 _FINE_PITCHES = np.linspace(-0.06, 0.06, 7)
 # The print is looked at closer only where at least _PRINT_FOUND of the wall's windows
-# show their diagonal's colour; a wall cell is placed by its own colour only where it
+# show their diagonal's colour (a hand over the wall's top two rows leaves seed 7's
+# prints 0.25-0.29; _PRINT_CLEARLY without one); a wall cell is placed by its own colour only where it
 # shows it in _CELL_FOUND of a window. The board is read there only if the grid
 # moved onto the print then passes a stricter check than a grid found from the board's
 # outline: at least _PRINT_SHOWN of the wall's windows on their diagonals, and
 # _PRINT_CLEAR times as much as with the colours moved on by any step (a grid in place
 # sees 0.5-0.8 and under 0.15 moved on; a grid still off, under 0.35).
-_PRINT_FOUND = 0.3
+_PRINT_FOUND = 0.22
+_PRINT_CLEARLY = 0.3
 _CELL_FOUND = 0.3
 _PRINT_SHOWN = 0.4
 _PRINT_CLEAR = 3.0
@@ -589,9 +630,11 @@ _FAMILY_OF_WORD = np.array([next((f for f, idx in enumerate(_FAMILY_INDEX) if w 
                             for w in range(len(color.WORD_NAMES))] + [-1])
 
 
-def _wall_in_print(frame: np.ndarray, panel_h: np.ndarray, rough: WhiteBalance) -> np.ndarray | None:
+def _wall_in_print(frame: np.ndarray, panel_h: np.ndarray,
+                   rough: WhiteBalance) -> tuple[np.ndarray, bool] | None:
     """Where the coloured wall's print is round a grid that is off: the map (crop px to
-    crop px) that moves the grid's wall onto it, or None if the print is nowhere clear.
+    crop px) that moves the grid's wall onto it, and whether the print showed clearly
+    (_PRINT_CLEARLY, not just _PRINT_FOUND), or None if it is found nowhere.
     Each wall cell shows its printed colour whether a tile lies on it or not, so the
     grid is placed where most cells see the colour of their diagonal: first roughly,
     moved and stretched over the whole reach, then each cell finely where its colour
@@ -637,7 +680,7 @@ def _wall_in_print(frame: np.ndarray, panel_h: np.ndarray, rough: WhiteBalance) 
         fit, inliers = cv2.findHomography(nominal[kept], np.array(found), cv2.RANSAC, 12.0)
         if fit is not None and inliers.sum() >= 8:
             move = fit
-    return move
+    return move, score >= _PRINT_CLEARLY
 
 
 def _view_shares(frame: np.ndarray, panel_h: np.ndarray, rough: WhiteBalance,
