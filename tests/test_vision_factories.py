@@ -17,10 +17,10 @@ _FACTORIES = [["red", "red", "blue", "black"], ["yellow", "white"], ["black"],
               ["blue", "blue", "blue", "white"], ["white", "yellow", "red", "black"]]
 
 
-def _oblique_table(seed: int) -> tuple[np.ndarray, dict]:
+def _oblique_table(seed: int, pile: dict[str, int] | None = None) -> tuple[np.ndarray, dict]:
     rng = np.random.default_rng(seed)
     boards = [BoardContent(side="colored", lines=[(None, 0)] * 5, wall=[[None] * 5] * 5)] * 2
-    content = TableContent(boards=boards, factories=_FACTORIES)
+    content = TableContent(boards=boards, factories=_FACTORIES, center_tiles=pile or {})
     return render_table(content, Conditions(tilt_deg=42.0, azimuth_deg=0.0, table="wood", shadow=0.4), rng)
 
 
@@ -51,6 +51,16 @@ def test_tiles_on_an_oblique_disc_are_read_at_their_top_faces(oblique):
         found = _nearest(obs["factories"], expected["center"])
         assert Counter(found["tiles"]) == Counter(expected["tiles"])
         assert found["unknown"] == 0
+
+
+@pytest.mark.parametrize("seed", [12, 13, 14])
+def test_centre_tiles_seen_obliquely_are_counted_by_all_they_cover(seed):
+    # Seen at 42 degrees a tile covers its side faces' share of the table too, up to a
+    # third more than its top: counted by its top alone, a heap of three read as four.
+    pile = {"red": 3, "yellow": 2, "blue": 1}
+    frame, truth = _oblique_table(seed, pile)
+    assert truth["center"]["tiles"] == pile
+    assert recognize(frame)["center"] == {"tiles": pile, "marker": False, "unknown": 0}
 
 
 def test_factories_are_found_without_any_board_in_view():
