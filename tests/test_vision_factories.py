@@ -55,8 +55,8 @@ def test_tiles_on_an_oblique_disc_are_read_at_their_top_faces(oblique):
 
 @pytest.mark.parametrize("seed", [12, 13, 14])
 def test_centre_tiles_seen_obliquely_are_counted_by_all_they_cover(seed):
-    # Seen at 42 degrees a tile covers its side faces' share of the table too, up to a
-    # third more than its top: counted by its top alone, a heap of three read as four.
+    # Seen at 42 degrees a tile covers its side faces' share of the table too, a third
+    # or more than its top: counted by its top alone, a heap of three read as four.
     pile = {"red": 3, "yellow": 2, "blue": 1}
     frame, truth = _oblique_table(seed, pile)
     assert truth["center"]["tiles"] == pile
