@@ -603,13 +603,13 @@ _SEARCH_PITCHES = np.linspace(0.76, 1.3, 10)
 _FINE_REACH = 16
 _FINE_PITCHES = np.linspace(-0.06, 0.06, 7)
 # The print is looked at closer only where at least _PRINT_FOUND of the wall's windows
-# show their diagonal's colour (a hand over the wall's top two rows leaves seed 7's
-# prints 0.25-0.29; _PRINT_CLEARLY without one); a wall cell is placed by its own colour only where it
-# shows it in _CELL_FOUND of a window. The board is read there only if the grid
-# moved onto the print then passes a stricter check than a grid found from the board's
-# outline: at least _PRINT_SHOWN of the wall's windows on their diagonals, and
-# _PRINT_CLEAR times as much as with the colours moved on by any step (a grid in place
-# sees 0.5-0.8 and under 0.15 moved on; a grid still off, under 0.35).
+# show their diagonal's colour (an arm over the wall's top two rows leaves seed 7's
+# prints at 0.25-0.29), and taken as found clearly from _PRINT_CLEARLY; a wall cell is
+# placed by its own colour only where it shows it in _CELL_FOUND of a window. The board
+# is read there only if the grid moved onto the print then passes a stricter check than
+# a grid found from the board's outline: at least _PRINT_SHOWN of the wall's windows on
+# their diagonals, and _PRINT_CLEAR times as much as with the colours moved on by any
+# step (a grid in place sees 0.5-0.8 and under 0.15 moved on; a grid still off, under 0.35).
 _PRINT_FOUND = 0.22
 _PRINT_CLEARLY = 0.3
 _CELL_FOUND = 0.3

@@ -757,8 +757,8 @@ def _read_center(frame: np.ndarray, plane: _Plane, factories: list[FactoryReadin
     # A tile seen obliquely covers more of the table than its top face: its side faces
     # too, from its foot to its top, which shows off the foot by the tile's parallax;
     # and a little more for its bevel and shadow. (The lift counted: seeds 7 and 9,
-    # frames 0-199, read the centre exactly in 49% and 50% of frames, not 33% and 30%;
-    # with 1.1 or 1.3 for the rest, in fewer.)
+    # frames 0-199, read the centre exactly in 49% and 50% of frames, not 33% and 30%.
+    # With 1.1 or 1.3 for the rest, seed 9 read 15 and 9 frames fewer exactly.)
     lift = parallax(camera_in_plane(plane.h, frame.shape[1], frame.shape[0]), middle, TILE_THICK_MM)[0]
     if not np.isfinite(lift).all() or np.hypot(*lift) > _LIFT_MOST:
         lift = np.zeros(2)
