@@ -105,11 +105,15 @@ def test_a_print_shown_only_on_the_cells_in_view_leaves_the_floor_unread(table, 
     # board is left unread.
     frame, truth, rec = table
     clear = cells._print_clear
-    monkeypatch.setattr(cells, "_print_clear", lambda reading, in_view=False: in_view and clear(reading))
+
+    def in_view_only(reading, in_view=False):
+        return in_view and clear(reading)
+
     m = np.array([[1.0, 0, 126], [0, 1.0, 0], [0, 0, 1.0]])  # a cell and a half across
-    for board, reading in rec.boards:
-        if reading.side != "colored":
-            continue
+    colored = [(b, r) for b, r in rec.boards if r.side == "colored"]
+    assert colored
+    for board, reading in colored:
+        monkeypatch.setattr(cells, "_print_clear", in_view_only)
         _, again = cells.read_registered(frame, _off(board, m), reading.balance)
         assert again.floor == [UNKNOWN] * 7
         assert all(again.places[p].value == UNKNOWN for p in cells.PLACES if p[0] == "floor")
@@ -119,7 +123,6 @@ def test_a_print_shown_only_on_the_cells_in_view_leaves_the_floor_unread(table, 
         monkeypatch.setattr(cells, "_print_clear", lambda reading, in_view=False: False)
         _, unread = cells.read_registered(frame, _off(board, m), reading.balance)
         assert all(r.value == UNKNOWN for r in unread.places.values())
-        monkeypatch.setattr(cells, "_print_clear", lambda reading, in_view=False: in_view and clear(reading))
 
 
 def test_a_place_is_read_only_as_sure_as_asked(table):
