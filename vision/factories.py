@@ -176,7 +176,9 @@ def read_factories(frame: np.ndarray, blue: np.ndarray, scale: float, wb: WhiteB
     if factories:
         middle = np.mean([f.center for f in factories], axis=0)
         factories = [factories[i] for i in clockwise_from_bottom([f.center for f in factories], middle)]
-    center = _read_center(frame, plane, factories, wb) if plane is not None and len(factories) >= 3 else None
+    center = None
+    if top_of is not None and len(factories) >= 3:
+        center = _read_center(frame, plane, factories, wb, top_of)
     return factories, center
 
 
@@ -730,7 +732,7 @@ def _tile_sites(tile_px: np.ndarray, ppm: float,
 
 
 def _read_center(frame: np.ndarray, plane: _Plane, factories: list[FactoryReading],
-                 wb: WhiteBalance) -> CenterReading:
+                 wb: WhiteBalance, top_of: Callable[[np.ndarray], np.ndarray]) -> CenterReading:
     centers_mm = plane.to_plane(np.array([f.center for f in factories]))
     middle = centers_mm.mean(axis=0)
     radius = float(np.linalg.norm(centers_mm - middle, axis=1).min()) - DISC_RADIUS_MM - 3
@@ -759,7 +761,7 @@ def _read_center(frame: np.ndarray, plane: _Plane, factories: list[FactoryReadin
     # and a little more for its bevel and shadow. (The lift counted: seeds 7 and 9,
     # frames 0-199, read the centre exactly in 49% and 50% of frames, not 33% and 30%.
     # With 1.1 or 1.3 for the rest, seed 9 read 15 and 9 frames fewer exactly.)
-    lift = parallax(camera_in_plane(plane.h, frame.shape[1], frame.shape[0]), middle, TILE_THICK_MM)[0]
+    lift = plane.to_plane([top_of(plane.to_image([middle])[0])])[0] - middle
     if not np.isfinite(lift).all() or np.hypot(*lift) > _LIFT_MOST:
         lift = np.zeros(2)
     tile_area = (TILE_MM ** 2 + TILE_MM * float(np.abs(lift).sum())) * ppm ** 2 * 1.2
