@@ -246,6 +246,7 @@ def test_a_board_no_turn_of_whose_grid_is_on_the_print_takes_the_turn_it_is_foun
         shows = shows or {}
 
         def moved(frame, quarters, rough, cream, in_view=False):
+            assert in_view  # the hand may lie over much of the wall too
             looked_round.append(quarters)
             if quarters not in found_round:
                 return None
