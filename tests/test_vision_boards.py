@@ -10,14 +10,18 @@ import pytest
 from vision.boards import (
     BOARD_H_MM,
     BOARD_W_MM,
+    PANEL_BOX_MM,
     _diagonal_at,
     _intersect,
     _looks_like_board,
     _plane_from_sides,
+    _refined,
     _visible_sides,
 )
-from vision.geometry import apply_h
-from vision.recognize import recognize
+from vision.cells import wall_center
+from vision.color import WhiteBalance
+from vision.geometry import apply_h, rect_homography
+from vision.recognize import analyse, recognize
 from vision.synth import Conditions, mixed_table, random_content, render_table
 from vision.synth.camera import look_at
 
@@ -378,11 +382,12 @@ def test_an_arm_over_a_grey_walls_cream_leaves_the_board_read(seed, board):
 def test_an_arm_over_a_boards_wall_leaves_the_rest_to_check_its_grid():
     # Seed 21, frame 98: an arm lies over most of a board's wall and the cream beside it.
     # What it hides is not judged, and the grid, right where it is, is checked by what
-    # shows: 43 of the 47 places are read right or, under the arm, unknown. The board was
-    # left unread (the 24 places under the arm alone "right").
+    # shows: the places in view are read right. The board was left unread (the 24 places
+    # under the arm alone "right"). (40 of the 47 places are read right or, under the arm,
+    # unknown; of the others, four lie partly under the arm, which the truth calls hidden.)
     obs, truth, cond = _recognized(21, 98)
     assert cond.hand
-    _assert_found_and_read(obs, truth["boards"][3], least_right=43)
+    _assert_found_and_read(obs, truth["boards"][3], least_right=40)
 
 
 @pytest.mark.parametrize(("seed", "frame", "board", "right"),
@@ -413,7 +418,9 @@ def test_a_board_an_arm_cuts_short_is_rebuilt_whole_and_turned_as_its_strip_tell
 
 
 @pytest.mark.parametrize(("seed", "frame", "board", "right"),
-                         [(7, 302, 1, 45), (9, 123, 1, 42), (9, 260, 3, 39)])
+                         # (9, 260, 3): places the truth calls hidden under the arm are
+                         # read (rightly, bar one), so fewer count as right by being unknown.
+                         [(7, 302, 1, 45), (9, 123, 1, 42), (9, 260, 3, 37)])
 def test_the_strip_under_a_grey_wall_alone_does_not_judge_its_grid(seed, frame, board, right):
     # The benchmark's frames: an arm over a grey board's pattern lines excuses the gaps
     # between them and the wall, and leaves only the narrow strip under the wall, whose
@@ -432,3 +439,32 @@ def test_a_board_whose_grid_shows_hardly_any_print_is_tried_at_its_other_turns(f
     # misread; at the turn whose grid shows the print clearly, none.
     obs, truth, _ = _recognized(4, frame)
     _assert_found_and_read(obs, truth["boards"][board], least_right=right)
+
+
+@pytest.mark.parametrize("shift_mm", [-3.0, 3.0])
+def test_a_panel_edge_measured_in_one_band_only_runs_as_the_outline_does(shift_mm):
+    # Floor tiles seen steeply (their tops lie over the panel's edge) or a hand can leave
+    # a panel edge measured in one of its two bands. An outline off by a shift, taken
+    # for the other band, tilted the edge: its far corner came out 2-8 mm off.
+    rng = np.random.default_rng(31)
+    frame, truth = render_table(random_content(rng, players=2), Conditions(tilt_deg=30.0, shadow=0.35), rng)
+    board, _ = analyse(frame).boards[0]
+    geo = min(truth["geometry"]["boards"],
+              key=lambda g: np.linalg.norm(np.mean(g["outline"], axis=0) - board.center))
+    cells = np.array([wall_center(r, c) for r in range(5) for c in range(5)], np.float64)
+    shown = np.array([np.mean(q, axis=0) for row in geo["wall"] for q in row], np.float64)
+    true_panel, _ = cv2.findHomography(cells, shown)
+    board_h = rect_homography(board.quad, BOARD_W_MM, BOARD_H_MM)
+    # The bottom edge's band nearer the right hidden under something that is not blue,
+    # and the outline moved up or down the board by a few millimetres.
+    x0, _, _, y1 = PANEL_BOX_MM
+    hidden = apply_h(board_h, [[x0 + 105, y1 - 20], [x0 + 165, y1 - 20],
+                               [x0 + 165, y1 + 20], [x0 + 105, y1 + 20]])
+    covered = cv2.fillPoly(frame.copy(), [np.round(hidden).astype(np.int32)], (128, 128, 128))
+    quad = apply_h(board_h, [[0, shift_mm], [BOARD_W_MM, shift_mm], [BOARD_W_MM, BOARD_H_MM + shift_mm],
+                             [0, BOARD_H_MM + shift_mm]])
+    found = _refined(quad, 1.0, covered, WhiteBalance.from_brightest(frame), partial=False, occluded=False)
+    assert found is not None
+    corners = [[0, 600], [900, 600]]  # the panel's bottom corners, in panel px (243 mm wide)
+    shown_at = apply_h(np.linalg.inv(true_panel), apply_h(found.panel_h, corners))
+    assert np.linalg.norm(shown_at - corners, axis=1).max() * 243 / 900 < 1.2  # mm
