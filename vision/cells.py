@@ -393,27 +393,35 @@ def read_registered(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
         # misjudged. Turned wrong, its wall lies off the print (the panel is the board's
         # lower part): a turn whose grid shows the coloured print clearly is the board's.
         # (Only the coloured print: the grey check, and a coloured one passed only weakly,
-        # let wrong turns through over the pattern lines' tiles.)
-        told = _turned_to_print(frame, board, rough, (1, 3, 2), cream)
+        # let wrong turns through over the pattern lines' tiles.) Failing that, a grey
+        # board turned wrong reads as a coloured one off its print: the one turn whose
+        # grid fits a grey wall read surely as grey, with nothing over the board, is the
+        # board's. (An arm over a coloured board's cream washes its print out under the
+        # board's own balance: at a wrong turn it fitted a grey wall, seed 7.)
+        told = _turned_to_print(frame, board, rough, (1, 3, 2), cream, or_grey=True)
         if told is not None:
             return told
     return board, reading
 
 
 def _turned_to_print(frame: np.ndarray, board: BoardFind, rough: WhiteBalance, turns: tuple[int, ...],
-                     cream: WhiteBalance | None = None, *,
-                     round_a_hand: bool = False) -> tuple[BoardFind, BoardReading] | None:
+                     cream: WhiteBalance | None = None, *, round_a_hand: bool = False,
+                     or_grey: bool = False) -> tuple[BoardFind, BoardReading] | None:
     """The board at the first of `turns` (quarter turns clockwise from where it was
     found) whose grid shows the coloured wall's print clearly, and its reading. With
     `round_a_hand` (what hid the strip may hide much of the wall too), failing that, the
-    one turn whose grid shows the print clearly on the wall cells nothing lies over."""
-    round_hand, tried = [], []
+    one turn whose grid shows the print clearly on the wall cells nothing lies over.
+    With `or_grey`, failing that, the one turn whose grid fits a grey wall (fits_grey_wall)
+    with nothing over the board."""
+    round_hand, tried, grey = [], [], []
     for quarters in turns:
         other = board if quarters == 0 else turned(board, quarters, frame, rough)
         if other is None:
             continue
         tried.append(other)
         again = read_board(frame, other, rough, cream=cream)
+        if or_grey and fits_grey_wall(again) and not again.occluded:
+            grey.append((other, again))
         if not again.grid_in_place or again.side != "colored":
             continue
         if _print_clear(again):
@@ -427,6 +435,8 @@ def _turned_to_print(frame: np.ndarray, board: BoardFind, rough: WhiteBalance, t
         # place along there (seed 2).
         moved = (_moved_to_print(frame, other, rough, cream, in_view=True) for other in tried)
         round_hand = [(there, _floor_unread(again)) for there, again, _ in filter(None, moved)]
+    if or_grey and not round_hand:
+        round_hand = grey
     return round_hand[0] if len(round_hand) == 1 else None
 
 
