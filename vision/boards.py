@@ -675,6 +675,7 @@ def _edge(profile: np.ndarray, lo: int, hi: int, rising: bool, *, hold: int = _E
     lines printed on the frame do not count as the panel's edge. Of several, the
     outermost (tiles by the edge make more inside), or with `nearest` the one nearest
     the middle of [lo, hi), where the outline puts the edge."""
+    middle = (lo + hi) / 2
     lo, hi = max(0, lo), min(len(profile), hi)
     seg = profile[lo:hi]
     if len(seg) < 3:
@@ -689,7 +690,7 @@ def _edge(profile: np.ndarray, lo: int, hi: int, rising: bool, *, hold: int = _E
     if not idx:
         return None
     outermost = idx[0] if rising else idx[-1]
-    i = min(idx, key=lambda j: abs(j - (hi - lo) / 2)) if nearest else outermost
+    i = min(idx, key=lambda j: abs(lo + j - middle)) if nearest else outermost
     a, b = seg[i], seg[i + 1]
     return lo + i + (0.5 - a) / (b - a + 1e-9) + 0.5
 
@@ -851,7 +852,8 @@ def _refined(quad: np.ndarray, clarity: float, full: np.ndarray, wb: WhiteBalanc
             return prior, prior
         # Measured in one band only, the edge runs through it as the outline runs: the
         # outline is off mostly by a shift, so the prior taken for the other band tilted
-        # the edge (seed 7: a corner 2 mm or more off on 5% of boards' right and bottom edges).
+        # the edge (seed 7: a corner 2 mm or more off on 5% and 9% of boards' right and
+        # bottom edges).
         return (b if a is None else a), (a if b is None else b)
 
     la, lb = pick(left, x0)

@@ -435,9 +435,8 @@ def _turned_to_print(frame: np.ndarray, board: BoardFind, rough: WhiteBalance, t
         # place along there (seed 2).
         moved = (_moved_to_print(frame, other, rough, cream, in_view=True) for other in tried)
         round_hand = [(there, _floor_unread(again)) for there, again, _ in filter(None, moved)]
-    if or_grey and not round_hand:
-        round_hand = grey
-    return round_hand[0] if len(round_hand) == 1 else None
+    only = round_hand or grey
+    return only[0] if len(only) == 1 else None
 
 
 def _moved_to_print(frame: np.ndarray, board: BoardFind, rough: WhiteBalance, cream: WhiteBalance | None,
