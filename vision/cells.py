@@ -381,8 +381,9 @@ def read_registered(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
     if reading.grid_in_place and reading.side == "colored":
         if _print_shown(reading) < _PRINT_FAINT:
             # Hardly any print where the grid puts it: the check passed on noise, and the
-            # board may be turned wrong (its panel on the score track or the pattern lines).
-            told = _turned_to_print(frame, board, rough, (1, 3, 2), cream)
+            # board may be turned wrong (its panel on the score track or the pattern lines);
+            # a grey board too (seed 1: a grid a quarter turn off read 8 places surely wrong).
+            told = _turned_to_print(frame, board, rough, (1, 3, 2), cream, or_grey=True)
             if told is not None:
                 return told
         # The print shows only weakly where the grid puts it and clearly nowhere near: the
