@@ -326,3 +326,19 @@ def test_layout_and_content_must_agree() -> None:
     content = TableContent(boards=[EMPTY, EMPTY], factories=[[]] * 5)
     with pytest.raises(ValueError, match="layout has 4 boards"):
         render_table(content, replace(Conditions.neutral(), layout=_cross_layout()), 0)
+
+
+def test_a_boards_labels_are_the_stored_ones_not_what_the_opencv_installed_draws(monkeypatch):
+    # OpenCV 5.1 draws text differently from 5.0. The labels a board prints are stored as
+    # 5.0 drew them, so the boards every benchmark frame, test and place model was made
+    # from stay the same whichever OpenCV is installed.
+    from vision.synth import board
+
+    assert {board._label_key(text, style) for text, style in board._labels()} <= set(board._stored_labels())
+
+    def draw_text(*args, **kwargs):
+        pytest.fail("a label was drawn by OpenCV, not taken from the store")
+
+    monkeypatch.setattr(board.cv2, "putText", draw_text)
+    artwork, _ = board._draw_board("colored")
+    assert artwork.shape[:2] == (round(board.BOARD_H_MM * 6), round(board.BOARD_W_MM * 6))

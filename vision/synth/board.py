@@ -10,6 +10,7 @@ left by 84, floor centres at x = 50 + 90k, y = 545, cells about 78 px.
 from __future__ import annotations
 
 from functools import cache, partial
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -31,6 +32,17 @@ SCORE_CELL_MM = 10.0
 FLOOR_PENALTIES = ("-1", "-1", "-2", "-2", "-2", "-3", "-3")
 
 _PX_PER_MM = 6.0
+
+# What the board prints in text: (height mm, stroke mm, font) of each kind of label.
+_SCORE_TEXT = (3.6, 0.45, cv2.FONT_HERSHEY_SIMPLEX)
+_NAME_TEXT = (12.0, 1.4, cv2.FONT_HERSHEY_TRIPLEX)
+_FLOOR_TEXT = (4.0, 0.55, cv2.FONT_HERSHEY_SIMPLEX)
+_BONUS_TEXT = (5.5, 0.8, cv2.FONT_HERSHEY_SIMPLEX)
+BONUS_LABELS = ("+2", "+7", "+10")
+# The labels as OpenCV 5.0 drew them (`python -m vision.synth.board` writes them): 5.1
+# draws text differently, and the boards every benchmark frame, test and place model was
+# made from would change with the OpenCV installed.
+_LABELS_PATH = Path(__file__).with_name("board_labels.npz")
 
 
 def _panel(x_px: float, y_px: float) -> tuple[float, float]:
@@ -56,25 +68,55 @@ def score_cell(score: int) -> tuple[float, float]:
     return (SCORE_X0_MM + SCORE_PITCH_MM * (s % 20), SCORE_Y0_MM + SCORE_ROW_MM * (s // 20))
 
 
+def _labels() -> list[tuple[str, tuple[float, float, int]]]:
+    """Every label the board prints, with its style."""
+    return ([(str(score), _SCORE_TEXT) for score in range(0, 100, 5)] + [("AZUL", _NAME_TEXT)]
+            + [(label, _FLOOR_TEXT) for label in sorted(set(FLOOR_PENALTIES))]
+            + [(label, _BONUS_TEXT) for label in BONUS_LABELS])
+
+
+def _label_key(text: str, style: tuple[float, float, int]) -> str:
+    return f"{text} {style[0]} {style[1]} {style[2]}"
+
+
+def _drawn_label(text: str, style: tuple[float, float, int], s: float) -> np.ndarray:
+    """A label's mask (8-bit: putText draws on nothing else) as the OpenCV installed draws
+    it: the text's box, padded by its stroke and two px, four px more below."""
+    height_mm, thickness_mm, font = style
+    scale = height_mm * s / 22.0
+    thick = max(1, round(thickness_mm * s))
+    (w, h), _ = cv2.getTextSize(text, font, scale, thick)
+    pad = thick + 2
+    mask = np.zeros((h + 2 * pad + 4, w + 2 * pad), np.uint8)
+    cv2.putText(mask, text, (pad, pad + h), font, scale, 255, thick, cv2.LINE_AA)
+    return mask
+
+
+@cache
+def _stored_labels() -> dict[str, np.ndarray]:
+    with np.load(_LABELS_PATH) as stored:
+        return {key: stored[key] for key in stored.files}
+
+
+def write_labels(path: Path = _LABELS_PATH) -> None:
+    """Store every label the board prints as the OpenCV installed draws it."""
+    np.savez_compressed(path, **{_label_key(t, st): _drawn_label(t, st, _PX_PER_MM) for t, st in _labels()})
+
+
 def _text(
     img: np.ndarray,
     text: str,
     center: tuple[float, float],
-    height_mm: float,
+    style: tuple[float, float, int],
     color: tuple[float, ...],
     *,
     s: float,
-    thickness_mm: float = 0.5,
-    font: int = cv2.FONT_HERSHEY_SIMPLEX,
 ) -> None:
-    scale = height_mm * s / 22.0
-    thick = max(1, round(thickness_mm * s))
-    (w, h), _ = cv2.getTextSize(text, font, scale, thick)
-    # putText draws only on 8-bit images: draw a mask and blend it in.
-    pad = thick + 2
+    stored = _stored_labels().get(_label_key(text, style)) if s == _PX_PER_MM else None
+    mask = stored if stored is not None else _drawn_label(text, style, s)
+    pad = max(1, round(style[1] * s)) + 2
+    w, h = mask.shape[1] - 2 * pad, mask.shape[0] - 2 * pad - 4
     x0, y0 = round(center[0] * s - w / 2) - pad, round(center[1] * s - h / 2) - pad
-    mask = np.zeros((h + 2 * pad + 4, w + 2 * pad), np.uint8)
-    cv2.putText(mask, text, (pad, pad + h), font, scale, 255, thick, cv2.LINE_AA)
     roi = img[y0 : y0 + mask.shape[0], x0 : x0 + mask.shape[1]]
     a = (mask[: roi.shape[0], : roi.shape[1]].astype(np.float32) / 255)[..., None]
     roi[:] = roi * (1 - a) + np.float32(color) * a
@@ -159,23 +201,14 @@ def _draw_board(side: str) -> tuple[np.ndarray, np.ndarray]:
         center = score_cell(score)
         _square(img, center, SCORE_CELL_MM, s, cell_cream)
         if score % 5 == 0:
-            _text(img, str(score), center, 3.6, ink, s=s, thickness_mm=0.45)
+            _text(img, str(score), center, _SCORE_TEXT, ink, s=s)
 
     x0, y0 = round(PANEL_X0_MM * s), round(PANEL_Y0_MM * s)
     x1, y1 = round((PANEL_X0_MM + 243) * s), round((PANEL_Y0_MM + 162) * s)
     np.multiply(_marble(y1 - y0, x1 - x0, s, rng)[..., None], np.float32(bgr(CREAM)), out=img[y0:y1, x0:x1])
     cv2.rectangle(img, (x0, y0), (x1, y1), cream_line, max(1, round(0.5 * s)), cv2.LINE_AA)
 
-    _text(
-        img,
-        "AZUL",
-        _panel(115, 55),
-        12,
-        bgr((30, 70, 140)),
-        s=s,
-        thickness_mm=1.4,
-        font=cv2.FONT_HERSHEY_TRIPLEX,
-    )
+    _text(img, "AZUL", _panel(115, 55), _NAME_TEXT, bgr((30, 70, 140)), s=s)
 
     orange = bgr((222, 128, 52))
     for line in range(5):
@@ -213,7 +246,7 @@ def _draw_board(side: str) -> tuple[np.ndarray, np.ndarray]:
         poly = np.round(np.array(arch) * s).astype(np.int32)
         cv2.fillPoly(img, [poly], cell_cream, cv2.LINE_AA)
         cv2.polylines(img, [poly], True, orange, max(1, round(0.55 * s)), cv2.LINE_AA)
-        _text(img, label, (cx, cy - half - 4.2), 4.0, ink, s=s, thickness_mm=0.55)
+        _text(img, label, (cx, cy - half - 4.2), _FLOOR_TEXT, ink, s=s)
 
     bx0, by0 = _panel(655, 470)
     bx1, by1 = _panel(890, 592)
@@ -225,9 +258,9 @@ def _draw_board(side: str) -> tuple[np.ndarray, np.ndarray]:
         -1,
         cv2.LINE_AA,
     )
-    for k, label in enumerate(("+2", "+7", "+10")):
+    for k, label in enumerate(BONUS_LABELS):
         cx = bx0 + (bx1 - bx0) * (k + 0.5) / 3
-        _text(img, label, (cx, (by0 + by1) / 2 + 3), 5.5, bgr(CREAM), s=s, thickness_mm=0.8)
+        _text(img, label, (cx, (by0 + by1) / 2 + 3), _BONUS_TEXT, bgr(CREAM), s=s)
         _square(img, (cx, by0 + 7), 3.5, s, bgr(CREAM))
     return np.clip(img, 0, 255, out=img), rounded_rect_alpha(w, h, 2.0 * s)
 
@@ -238,3 +271,7 @@ def board_sprite(side: str) -> LazySprite:
 
 
 EDGE_BGR = bgr((36, 52, 88))
+
+
+if __name__ == "__main__":
+    write_labels()
