@@ -112,8 +112,7 @@ def _text(
     *,
     s: float,
 ) -> None:
-    stored = _stored_labels().get(_label_key(text, style)) if s == _PX_PER_MM else None
-    mask = stored if stored is not None else _drawn_label(text, style, s)
+    mask = _stored_labels()[_label_key(text, style)]  # drawn at _PX_PER_MM, as the board is
     pad = max(1, round(style[1] * s)) + 2
     w, h = mask.shape[1] - 2 * pad, mask.shape[0] - 2 * pad - 4
     x0, y0 = round(center[0] * s - w / 2) - pad, round(center[1] * s - h / 2) - pad
