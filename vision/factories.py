@@ -332,6 +332,12 @@ def _lift(plane: _Plane, width: int, height: int) -> Callable[[np.ndarray], np.n
     return top_of
 
 
+def _trusted(lift: np.ndarray) -> np.ndarray | None:
+    """A tile's lift (mm, its top off its foot) as the camera placed by a board measures
+    it, or None where that is no lift a tile could show (_LIFT_MOST)."""
+    return lift if np.isfinite(lift).all() and np.hypot(*lift) <= _LIFT_MOST else None
+
+
 def _read_disc(frame: np.ndarray, c_img: np.ndarray, ppm_img: float, wb: WhiteBalance,
                top_of: Callable[[np.ndarray], np.ndarray] | None = None) -> FactoryReading | None:
     """A disc near image point `c_img` (about `ppm_img` image px per mm there)."""
@@ -395,9 +401,7 @@ def _read_disc(frame: np.ndarray, c_img: np.ndarray, ppm_img: float, wb: WhiteBa
     lift = None
     if top_of is not None:
         centre = apply_h(disc_to_img, [[0.0, 0.0]])[0]
-        lift = apply_h(np.linalg.inv(disc_to_img), [top_of(centre)])[0]
-        if not np.isfinite(lift).all() or np.hypot(*lift) > _LIFT_MOST:
-            lift = None
+        lift = _trusted(apply_h(np.linalg.inv(disc_to_img), [top_of(centre)])[0])
     slots = _tile_sites(tile & sunburst, ppm, lift)
     half_win = _HALF_WIN
     core_win = max(2, round(0.18 * TILE_MM * ppm))
@@ -761,10 +765,9 @@ def _read_center(frame: np.ndarray, plane: _Plane, factories: list[FactoryReadin
     # and a little more for its bevel and shadow. (The lift counted: seeds 7 and 9,
     # frames 0-199, read the centre exactly in 49% and 50% of frames, not 33% and 30%.
     # With 1.1 or 1.3 for the rest, seed 9 read 15 and 9 frames fewer exactly.)
-    lift = plane.to_plane([top_of(plane.to_image([middle])[0])])[0] - middle
-    if not np.isfinite(lift).all() or np.hypot(*lift) > _LIFT_MOST:
-        lift = np.zeros(2)
-    tile_area = (TILE_MM ** 2 + TILE_MM * float(np.abs(lift).sum())) * ppm ** 2 * 1.2
+    lift = _trusted(plane.to_plane([top_of(plane.to_image([middle])[0])])[0] - middle)
+    sides = 0.0 if lift is None else TILE_MM * float(np.abs(lift).sum())
+    tile_area = (TILE_MM ** 2 + sides) * ppm ** 2 * 1.2
     tiles: dict[str, int] = {}
     marker, unknown = False, 0
     points, values = [], []
