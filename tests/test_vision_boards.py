@@ -11,6 +11,7 @@ from vision.boards import (
     BOARD_H_MM,
     BOARD_W_MM,
     PANEL_BOX_MM,
+    _cut_side,
     _diagonal_at,
     _intersect,
     _looks_like_board,
@@ -415,6 +416,28 @@ def test_a_board_an_arm_cuts_short_is_rebuilt_whole_and_turned_as_its_strip_tell
     obs, truth, cond = _recognized(7, frame)
     assert cond.hand
     _assert_found_and_read(obs, truth["boards"][board], least_right=right)
+
+
+@pytest.mark.parametrize(("seed", "frame", "board"), [(7, 295, 0), (9, 239, 1)])
+def test_a_board_rebuilt_with_a_side_along_a_hand_is_rebuilt_from_its_other_three(seed, frame, board):
+    # Benchmark frames where a hand over a board cuts its frame's outline short: the sides
+    # in view met the hand's edge as a fourth, and the quad they made, out of a board's
+    # proportions, put the grid off the print (18-19 places right of 47). That side shows
+    # none of the frame's blue; the other three rebuild the board whole.
+    obs, truth, cond = _recognized(seed, frame)
+    assert cond.hand
+    _assert_found_and_read(obs, truth["boards"][board], least_right=45)
+
+
+def test_the_side_along_what_stands_over_a_board_is_told_by_its_missing_blue():
+    # A board's frame drawn as a blue ring, its right side under a skin-coloured hand.
+    small = np.full((300, 300, 3), (60, 110, 150), np.uint8)
+    quad = np.array([[50.0, 50.0], [250.0, 50.0], [250.0, 250.0], [50.0, 250.0]])
+    cv2.polylines(small, [quad.astype(np.int32)], True, (200, 90, 20), 12)
+    assert _cut_side(small, quad) is None
+    small[:, 230:] = (120, 160, 210)
+    assert _cut_side(small, quad) == 1
+    assert _cut_side(small, np.roll(quad, 1, axis=0)) == 2
 
 
 @pytest.mark.parametrize(("seed", "frame", "board", "right"),
