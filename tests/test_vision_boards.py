@@ -440,6 +440,18 @@ def test_the_side_along_what_stands_over_a_board_is_told_by_its_missing_blue():
     assert _cut_side(small, np.roll(quad, 1, axis=0)) == 2
 
 
+def test_white_tiles_on_a_grey_wall_do_not_take_its_grid_off():
+    # Seed 9, frame 405 (the benchmark's): a grey board in plain view, its grid where
+    # the print is, with four white tiles on the wall. Seen steeply under glare, each
+    # shows as light as the cream, and a grid allows at most three wall windows that
+    # light: the grid was taken off and nothing read. A tile read surely shows itself,
+    # not the cell.
+    obs, truth, cond = _recognized(9, 405)
+    assert not cond.hand and truth["boards"][1]["side"] == "grey"
+    assert sum(row.count("white") for row in truth["boards"][1]["wall"]) >= 4
+    _assert_found_and_read(obs, truth["boards"][1], least_right=47)
+
+
 @pytest.mark.parametrize(("seed", "frame", "board", "right"),
                          # (9, 260, 3): places the truth calls hidden under the arm are
                          # read (rightly, bar one), so fewer count as right by being unknown.

@@ -171,7 +171,8 @@ def read_board(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
         in_place = _print_in_place_by_contrast(pixels, hists.sum(axis=1) > 0, excused)
     if side != "colored":
         in_place = in_place and whole \
-            and _grey_wall_in_place(frame, board.panel_h, wb, _gaps_clear(places), excused)
+            and _grey_wall_in_place(frame, board.panel_h, wb, _gaps_clear(places), excused,
+                                    tiled=_tiled(places))
     if not in_place:
         # The grid is not where the board's print is (a board rebuilt wrong from the sides
         # a hand or the frame's edge left in view): every place would be read off a
@@ -228,7 +229,8 @@ _GAP_HALF = 12  # crop px: inside the gap, clear of the triangles, the cells and
 _GREY_RIM = np.array([(916.0, 57.0 + 86 * r) for r in range(5)] + [(512.0 + 84 * c, -17.0) for c in range(5)])
 # Lightness (luma) relative to the panel's cream, which the board's balance sets to
 # CREAM_RGB: empty grey cells show about 0.74 of it, tiles less (a white tile's teal
-# star too: about 0.8), the cream 0.95-1.0 (its veins and a tile's shadow darken some).
+# star too: about 0.8, though seen steeply under glare 0.95), the cream 0.95-1.0 (its
+# veins and a tile's shadow darken some).
 _CREAM_LUMA = float(np.dot(color.CREAM_RGB, (0.299, 0.587, 0.114)))
 _GREY_CELL_LIGHT = 0.92  # a wall window this light is no grey cell nor a tile
 _GREY_LIGHT_MOST = 3  # wall windows that light the grid may have (glare, a tile's pale side)
@@ -255,11 +257,12 @@ _GREY_SCALE = 0.25  # of the crop: a window's median lightness needs few pixels
 
 
 def _grey_wall_in_place(frame: np.ndarray, panel_h: np.ndarray, wb: WhiteBalance, clear: np.ndarray,
-                        over: np.ndarray) -> bool:
+                        over: np.ndarray, *, tiled: np.ndarray) -> bool:
     """Whether a grey wall's grid lies on the board's grey block: its cells darker than
     the cream, the cream round it where the grid puts it, and no grid a cell away
     fitting the block clearly better (`clear`: the cream's windows with no tile by them;
-    `over`: the places something stands over, whose windows are not judged).
+    `over`: the places something stands over, whose windows are not judged; `tiled`:
+    the places read surely as tiles, whose wall windows are not judged either).
     A grid off (a board rebuilt wrong round an arm, a mat or the frame's edge) sees
     cream or the table in wall cells, or cells and tiles in the cream."""
     luma = _luma_view(frame, panel_h, wb)
@@ -267,8 +270,9 @@ def _grey_wall_in_place(frame: np.ndarray, panel_h: np.ndarray, wb: WhiteBalance
     wall = luma((CENTERS[_WALL_ROWS][None] + steps[:, None]).reshape(-1, 2)).reshape(len(steps), -1)
     gaps = luma((_GREY_GAPS[None] + steps[:, None]).reshape(-1, 2), _GAP_HALF).reshape(len(steps), -1)
     rim = luma((_GREY_RIM[None] + steps[:, None]).reshape(-1, 2), _GAP_HALF).reshape(len(steps), -1)
-    # what something stands over shows it, not the board: those windows are not judged
-    wall[0, over[_WALL_ROWS]] = np.nan
+    # What something stands over shows it, not the board, and a tile read surely shows
+    # itself, not the cell (a white one is as light as the cream): not judged.
+    wall[0, (over | tiled)[_WALL_ROWS]] = np.nan
     gaps[0, _beside(_GAP_PLACES, over)] = np.nan
     rim[0, _beside(_RIM_PLACES, over)] = np.nan
     if (wall[0] >= _GREY_CELL_LIGHT).sum() > _GREY_LIGHT_MOST:
@@ -312,6 +316,12 @@ def _gaps_clear(places: dict[tuple, Reading]) -> np.ndarray:
     (under a hand, say) excuses no dark window: a grid off reads most places so."""
     return np.array([all(places[p].value in (None, UNKNOWN) or places[p].confidence < _EXCUSE_SURE
                          for p in near) for near in _GAP_NEIGHBOURS])
+
+
+def _tiled(places: dict[tuple, Reading]) -> np.ndarray:
+    """Which places hold a tile read surely: a white one shows as light as the cream."""
+    return np.array([places[p].value not in (None, UNKNOWN) and places[p].confidence >= _EXCUSE_SURE
+                     for p in PLACES])
 
 
 def _grey_fit(wall: np.ndarray, gaps: np.ndarray, rim: np.ndarray) -> np.ndarray:
