@@ -440,6 +440,17 @@ def test_the_side_along_what_stands_over_a_board_is_told_by_its_missing_blue():
     assert _cut_side(small, np.roll(quad, 1, axis=0)) == 2
 
 
+@pytest.mark.parametrize(("seed", "frame", "board"), [(7, 291, 2), (9, 132, 1)])
+def test_a_board_turned_wrong_whose_grid_shows_faint_print_takes_the_turn_showing_more(seed, frame, board):
+    # Benchmark frames of boards seen steeply whose strip put the owner's top a quarter
+    # turn off. The grid there passed its check showing hardly any print (0.08 and 0.12
+    # of the wall's windows), and no other turn showed it clearly (0.46 and 0.23), so
+    # the board was read at the wrong turn: 3 places surely wrong, 19 and 26 unknown.
+    # A turn showing far more print than the others is the board's.
+    obs, truth, _ = _recognized(seed, frame)
+    _assert_found_and_read(obs, truth["boards"][board], least_right=47)
+
+
 def test_white_tiles_on_a_grey_wall_do_not_take_its_grid_off():
     # Seed 9, frame 405 (the benchmark's): a grey board in plain view, its grid where
     # the print is, with four white tiles on the wall. Seen steeply under glare, each

@@ -393,7 +393,8 @@ def read_registered(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
             # Hardly any print where the grid puts it: the check passed on noise, and the
             # board may be turned wrong (its panel on the score track or the pattern lines);
             # a grey board too (seed 1: a grid a quarter turn off read 8 places surely wrong).
-            told = _turned_to_print(frame, board, rough, (1, 3, 2), cream, or_grey=True)
+            told = _turned_to_print(frame, board, rough, (1, 3, 2), cream, or_grey=True,
+                                    or_better=_print_shown(reading))
             if told is not None:
                 return told
         # The print shows only weakly where the grid puts it and clearly nowhere near: the
@@ -417,14 +418,18 @@ def read_registered(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
 
 def _turned_to_print(frame: np.ndarray, board: BoardFind, rough: WhiteBalance, turns: tuple[int, ...],
                      cream: WhiteBalance | None = None, *, round_a_hand: bool = False,
-                     or_grey: bool = False) -> tuple[BoardFind, BoardReading] | None:
+                     or_grey: bool = False,
+                     or_better: float | None = None) -> tuple[BoardFind, BoardReading] | None:
     """The board at the first of `turns` (quarter turns clockwise from where it was
     found) whose grid shows the coloured wall's print clearly, and its reading. With
     `round_a_hand` (what hid the strip may hide much of the wall too), failing that, the
     one turn whose grid shows the print clearly on the wall cells nothing lies over.
     With `or_grey`, failing that, the one turn whose grid fits a grey wall (fits_grey_wall)
-    with nothing over the board."""
-    round_hand, tried, grey = [], [], []
+    with nothing over the board. With `or_better` (the print the board's grid shows
+    where it was found, faintly), failing all that, the turn whose grid shows the print
+    most: if at least _PRINT_FOUND, _PRINT_BETTER more than that, and twice as much as
+    any other turn whose grid passed its check."""
+    round_hand, tried, grey, shown = [], [], [], []
     for quarters in turns:
         other = board if quarters == 0 else turned(board, quarters, frame, rough)
         if other is None:
@@ -437,6 +442,7 @@ def _turned_to_print(frame: np.ndarray, board: BoardFind, rough: WhiteBalance, t
             continue
         if _print_clear(again):
             return other, again
+        shown.append((_print_shown(again), other, again))
         if round_a_hand and _print_clear(again, in_view=True):
             round_hand.append((other, again))
     if round_a_hand and not round_hand:
@@ -447,7 +453,14 @@ def _turned_to_print(frame: np.ndarray, board: BoardFind, rough: WhiteBalance, t
         moved = (_moved_to_print(frame, other, rough, cream, in_view=True) for other in tried)
         round_hand = [(there, _floor_unread(again)) for there, again, _ in filter(None, moved)]
     only = round_hand or grey
-    return only[0] if len(only) == 1 else None
+    if len(only) == 1:
+        return only[0]
+    if or_better is not None and shown:
+        best, other, again = max(shown, key=lambda s: s[0])
+        if best >= max(_PRINT_FOUND, or_better + _PRINT_BETTER) \
+                and all(s[0] < best / 2 for s in shown if s[1] is not other):
+            return other, again
+    return None
 
 
 def _moved_to_print(frame: np.ndarray, board: BoardFind, rough: WhiteBalance, cream: WhiteBalance | None,
