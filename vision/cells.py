@@ -262,7 +262,8 @@ def _grey_wall_in_place(frame: np.ndarray, panel_h: np.ndarray, wb: WhiteBalance
     the cream, the cream round it where the grid puts it, and no grid a cell away
     fitting the block clearly better (`clear`: the cream's windows with no tile by them;
     `over`: the places something stands over, whose windows are not judged; `tiled`:
-    the places read surely as tiles, whose wall windows are not judged either).
+    the places read surely as tiles, whose wall windows are not judged either where
+    they show as light as the cream).
     A grid off (a board rebuilt wrong round an arm, a mat or the frame's edge) sees
     cream or the table in wall cells, or cells and tiles in the cream."""
     luma = _luma_view(frame, panel_h, wb)
@@ -270,9 +271,11 @@ def _grey_wall_in_place(frame: np.ndarray, panel_h: np.ndarray, wb: WhiteBalance
     wall = luma((CENTERS[_WALL_ROWS][None] + steps[:, None]).reshape(-1, 2)).reshape(len(steps), -1)
     gaps = luma((_GREY_GAPS[None] + steps[:, None]).reshape(-1, 2), _GAP_HALF).reshape(len(steps), -1)
     rim = luma((_GREY_RIM[None] + steps[:, None]).reshape(-1, 2), _GAP_HALF).reshape(len(steps), -1)
-    # What something stands over shows it, not the board, and a tile read surely shows
-    # itself, not the cell (a white one is as light as the cream): not judged.
-    wall[0, (over | tiled)[_WALL_ROWS]] = np.nan
+    # What something stands over shows it, not the board: not judged. Nor is a tile read
+    # surely that shows as light as the cream (a white one, seen steeply under glare):
+    # it shows itself, not the cell. (Darker tiles fit the block as its cells do, and
+    # tell a grid a cell off: they are judged.)
+    wall[0, over[_WALL_ROWS] | (tiled[_WALL_ROWS] & (wall[0] >= _GREY_CELL_LIGHT))] = np.nan
     gaps[0, _beside(_GAP_PLACES, over)] = np.nan
     rim[0, _beside(_RIM_PLACES, over)] = np.nan
     if (wall[0] >= _GREY_CELL_LIGHT).sum() > _GREY_LIGHT_MOST:
