@@ -401,8 +401,8 @@ def _cut_board(contour: np.ndarray, small: np.ndarray, scale: float, full: np.nd
         quad = np.array([_intersect(sides[i - 1], sides[i]) for i in range(4)])
         if not np.isfinite(quad).all():
             return None
-        # A side out of a board's proportions may run along the edge of what stands over
-        # the board, not the board's: then the three others rebuild it.
+        # A quad out of a board's proportions may have a side along the edge of what
+        # stands over the board, not along the board's: then the other three rebuild it.
         cut = _cut_side(small, quad) if occluded and not in_proportion(quad, small.shape[1], small.shape[0]) \
             else None
         if cut is None:

@@ -322,7 +322,7 @@ def _gaps_clear(places: dict[tuple, Reading]) -> np.ndarray:
 
 
 def _tiled(places: dict[tuple, Reading]) -> np.ndarray:
-    """Which places hold a tile read surely: a white one shows as light as the cream."""
+    """Which places hold a tile read surely (a white one may show as light as the cream)."""
     return np.array([places[p].value not in (None, UNKNOWN) and places[p].confidence >= _EXCUSE_SURE
                      for p in PLACES])
 
@@ -459,10 +459,10 @@ def _turned_to_print(frame: np.ndarray, board: BoardFind, rough: WhiteBalance, t
     if len(only) == 1:
         return only[0]
     if or_better is not None and shown:
-        best, other, again = max(shown, key=lambda s: s[0])
-        if best >= max(_PRINT_FOUND, or_better + _PRINT_BETTER) \
-                and all(s[0] < best / 2 for s in shown if s[1] is not other):
-            return other, again
+        most, board_there, read_there = max(shown, key=lambda turn: turn[0])
+        if most >= max(_PRINT_FOUND, or_better + _PRINT_BETTER) \
+                and all(print_ < most / 2 for print_, other, _ in shown if other is not board_there):
+            return board_there, read_there
     return None
 
 
