@@ -79,14 +79,19 @@ def _label_key(text: str, style: tuple[float, float, int]) -> str:
     return f"{text} {style[0]} {style[1]} {style[2]}"
 
 
+def _label_pad(style: tuple[float, float, int], s: float) -> int:
+    """The px round a label's text box in its mask: its stroke and two more."""
+    return max(1, round(style[1] * s)) + 2
+
+
 def _drawn_label(text: str, style: tuple[float, float, int], s: float) -> np.ndarray:
     """A label's mask (8-bit: putText draws on nothing else) as the OpenCV installed draws
-    it: the text's box, padded by its stroke and two px, four px more below."""
+    it: the text's box, padded (_label_pad), four px more below."""
     height_mm, thickness_mm, font = style
     scale = height_mm * s / 22.0
     thick = max(1, round(thickness_mm * s))
     (w, h), _ = cv2.getTextSize(text, font, scale, thick)
-    pad = thick + 2
+    pad = _label_pad(style, s)
     mask = np.zeros((h + 2 * pad + 4, w + 2 * pad), np.uint8)
     cv2.putText(mask, text, (pad, pad + h), font, scale, 255, thick, cv2.LINE_AA)
     return mask
@@ -113,7 +118,7 @@ def _text(
     s: float,
 ) -> None:
     mask = _stored_labels()[_label_key(text, style)]  # drawn at _PX_PER_MM, as the board is
-    pad = max(1, round(style[1] * s)) + 2
+    pad = _label_pad(style, s)
     w, h = mask.shape[1] - 2 * pad, mask.shape[0] - 2 * pad - 4
     x0, y0 = round(center[0] * s - w / 2) - pad, round(center[1] * s - h / 2) - pad
     roi = img[y0 : y0 + mask.shape[0], x0 : x0 + mask.shape[1]]
