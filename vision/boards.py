@@ -695,10 +695,9 @@ def _orient(small: np.ndarray, quad: np.ndarray, partial: bool = False,
 _EDGE_HOLD = 8
 
 
-def _edge(profile: np.ndarray, lo: int, hi: int, rising: bool, *, hold: int = _EDGE_HOLD,
-          nearest: bool = False) -> float | None:
+def _edge(profile: np.ndarray, lo: int, hi: int, rising: bool, *, nearest: bool = False) -> float | None:
     """Position in [lo, hi) where a non-blue fraction profile crosses 0.5 into (rising)
-    or out of (falling) a stretch that stays non-blue for `hold` samples: thin cream
+    or out of (falling) a stretch that stays non-blue for _EDGE_HOLD samples: thin cream
     lines printed on the frame do not count as the panel's edge. Of several, the
     outermost (tiles by the edge make more inside), or with `nearest` the one nearest
     the middle of [lo, hi), where the outline puts the edge."""
@@ -710,10 +709,10 @@ def _edge(profile: np.ndarray, lo: int, hi: int, rising: bool, *, hold: int = _E
     above = seg >= 0.5
     if rising:
         idx = [i for i in np.nonzero(~above[:-1] & above[1:])[0]
-               if profile[lo + i + 1:lo + i + 1 + hold].mean() >= 0.7]
+               if profile[lo + i + 1:lo + i + 1 + _EDGE_HOLD].mean() >= 0.7]
     else:
         idx = [i for i in np.nonzero(above[:-1] & ~above[1:])[0]
-               if profile[max(0, lo + i + 1 - hold):lo + i + 1].mean() >= 0.7]
+               if profile[max(0, lo + i + 1 - _EDGE_HOLD):lo + i + 1].mean() >= 0.7]
     if not idx:
         return None
     outermost = idx[0] if rising else idx[-1]
