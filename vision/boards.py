@@ -467,13 +467,20 @@ def _cut_board(contour: np.ndarray, small: np.ndarray, scale: float, full: np.nd
 _CUT_SIDE_BLUE = 0.3
 
 
+def _blue_square(small: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The quad (in `small`) seen square, _ORIENT_PX a side: the homography from the
+    square to `small`, and where the square shows the boards' blue."""
+    n = _ORIENT_PX
+    h = rect_homography(quad, n, n)
+    return h, blue_mask(cv2.warpPerspective(small, np.linalg.inv(h), (n, n), flags=cv2.INTER_LINEAR)) > 0
+
+
 def _cut_side(small: np.ndarray, quad: np.ndarray) -> int | None:
     """Of a quad (in `small`) out of a board's proportions, the side k (quad[k] ->
     quad[k + 1]) that runs along no blue frame, if one alone does: the edge of what
     stands over the board."""
     n = _ORIENT_PX
-    h = rect_homography(quad, n, n)
-    blue = blue_mask(cv2.warpPerspective(small, np.linalg.inv(h), (n, n), flags=cv2.INTER_LINEAR)) > 0
+    _, blue = _blue_square(small, quad)
     inner = slice(8, n - 8)
     rims = (blue[:4, inner], blue[inner, -4:], blue[-4:, inner], blue[inner, :4])  # top, right, bottom, left
     low = [k for k, rim in enumerate(rims) if rim.mean() < _CUT_SIDE_BLUE]
@@ -645,9 +652,8 @@ def _orient(small: np.ndarray, quad: np.ndarray, partial: bool = False,
     runs out of the frame, so only the part in view is judged; `under`: where a blue
     sleeve lies over it (in the square of _ORIENT_PX), of which nothing is judged."""
     n = _ORIENT_PX
-    h = rect_homography(quad, n, n)
-    square = cv2.warpPerspective(small, np.linalg.inv(h), (n, n), flags=cv2.INTER_LINEAR)
-    blue = (blue_mask(square) > 0).astype(np.float32)
+    h, blue_px = _blue_square(small, quad)
+    blue = blue_px.astype(np.float32)
     seen = in_frame(h, n, n, small.shape[1], small.shape[0]) if partial else np.ones((n, n), bool)
     if under is not None:
         seen &= ~under
