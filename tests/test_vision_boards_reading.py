@@ -37,6 +37,46 @@ def test_a_line_with_a_hidden_place_is_not_read():
     assert cells._decode_line(line) is None
 
 
+def test_a_line_past_a_place_surely_empty_is_read_whatever_may_stand_over_it():
+    # The share the model gives to something over the places past the tiles (a cup's
+    # shadow in plain view) could hide a tile only where one could lie: no tile lies
+    # past an empty place.
+    line = [_place(black=0.99), _place(black=0.99), _place(none=0.74, hidden=0.26),
+            _place(none=0.86, hidden=0.14)]
+    read = cells._decode_line(line)
+    assert [r.value for r in read] == ["black", "black", None, None]
+    assert min(r.confidence for r in read) >= cells.SURE
+
+
+def test_a_line_whose_end_lies_under_a_hand_is_not_read():
+    line = [_place(blue=0.99), _place(hidden=0.95, none=0.05), _place(hidden=0.95, none=0.05)]
+    assert cells._decode_line(line) is None
+
+
+def test_a_line_a_sleeve_lies_over_is_not_read_as_its_tiles():
+    # A navy sleeve over a line looks like black tiles to the model, which still gives
+    # each place a share of something over it.
+    line = [_place(black=0.86, hidden=0.13) for _ in range(5)]
+    assert cells._decode_line(line) is None
+
+
+@pytest.mark.parametrize(("probs", "grey_wall", "value"), [
+    # something half seen over a place that looks empty hides any class alike...
+    ({"none": 0.72, "hidden": 0.28}, False, None),
+    # ... but a grey sleeve looks like the grey wall's print,
+    ({"none": 0.72, "hidden": 0.28}, True, UNKNOWN),
+    # and a sleeve like a tile: a tile is read no more surely for it.
+    ({"red": 0.75, "hidden": 0.25}, False, UNKNOWN),
+    ({"none": 0.45, "hidden": 0.55}, False, UNKNOWN),  # something over it is likeliest
+    ({"none": 0.6, "red": 0.3, "hidden": 0.1}, False, UNKNOWN),  # the share cannot outweigh a rival
+    ({"red": 0.9, "hidden": 0.1}, False, "red"),
+])
+def test_a_place_is_read_alone_with_what_may_stand_over_it_weighed(probs, grey_wall, value):
+    classes = [None, HIDDEN, "red"]
+    p = np.array([probs.get("none" if c is None else c, 0.0) for c in classes])
+    assert cells._place_reading(classes, p, grey_wall).value == value
+
+
 def test_a_line_of_two_colours_is_not_read_as_either():
     line = [_place(blue=0.98), _place(yellow=0.98), _place(none=0.99)]
     assert cells._decode_line(line) is None
@@ -61,6 +101,18 @@ def test_a_floor_place_under_a_hand_or_out_of_view_stays_unknown_and_says_nothin
              _place(black=0.5, none=0.5), _place(black=0.99), _place(none=0.99)]
     read = cells._decode_floor(floor, [True, True, True, False, True, True, True])
     assert [r.value for r in read] == ["red", UNKNOWN, "white", UNKNOWN, "black", "black", None]
+
+
+def test_a_floor_place_past_its_end_is_read_empty_whatever_may_stand_over_it():
+    # Place 1 looks empty, with a share to something over it (a shadow in plain view);
+    # place 0 surely holds the marker and the rest are surely empty. A tile is read only
+    # as surely as nothing stands over it (a sleeve can look like one), but no sleeve
+    # looks like the floor's print.
+    floor = [_place(marker=0.99), _place(none=0.85, hidden=0.15)] + [_place(none=0.99)] * 5
+    read = cells._decode_floor(floor, [True] * 7)
+    assert [r.value for r in read] == ["marker"] + [None] * 6
+    floor[0] = _place(marker=0.85, hidden=0.15)
+    assert cells._decode_floor(floor, [True] * 7)[0].value == UNKNOWN
 
 
 def test_place_models_cover_every_kind_of_place():

@@ -879,10 +879,8 @@ def _read_places(features: np.ndarray, glare: np.ndarray, hists: np.ndarray,
             p = np.where([c == MARKER for c in classes], 0.0, p)
             p = p / p.sum()
             probs[i] = (classes, p)
-        best = int(np.argmax(p))
-        conf = float(p[best])
-        over[i] = classes[best] == HIDDEN
-        places[place] = Reading(classes[best] if conf >= SURE and classes[best] != HIDDEN else UNKNOWN, conf)
+        over[i] = classes[int(np.argmax(p))] == HIDDEN
+        places[place] = _place_reading(classes, p, place_kind(place, side) == "wall:grey")
     for k in range(5):
         index = [PLACES.index(("line", k, j)) for j in range(k + 1)]
         decoded = _decode_line([probs[i] for i in index])
@@ -899,6 +897,31 @@ def _read_places(features: np.ndarray, glare: np.ndarray, hists: np.ndarray,
         if places[("floor", j)].value == UNKNOWN:  # what a place shows surely of itself stands
             places[("floor", j)] = reading
     return places, over
+
+
+def _over_shared(classes: list, p: np.ndarray) -> np.ndarray:
+    """Class probabilities (one row a place) with the share the model gives to something
+    over a place (HIDDEN) added to every class alike: what stands over a place hides any
+    of them, so it says nothing of which. (The model gives a share to a cup's shadow or
+    a tile's side face too, in plain view: taken as against every class, it left lines
+    and cells that show clearly unread.)"""
+    if HIDDEN not in classes:
+        return p
+    over = p[..., classes.index(HIDDEN)]
+    return p + over[..., None] / (len(classes) - 1)
+
+
+def _place_reading(classes: list, p: np.ndarray, grey_wall: bool) -> Reading:
+    """A place read alone: its likeliest class if the model is SURE of it; unknown if
+    something over it is likeliest. A place that looks empty is read so once the share
+    the model gives to something over it is shared out (_over_shared): nothing that
+    stands over a place looks like its print, bar a grey sleeve like the grey wall's.
+    (What stands over a place can look like a tile: a navy sleeve like a black one.)"""
+    best = int(np.argmax(p))
+    if classes[best] == HIDDEN:
+        return Reading(UNKNOWN, float(p[best]))
+    conf = float(p[best] if classes[best] is not None or grey_wall else _over_shared(classes, p)[best])
+    return Reading(classes[best] if conf >= SURE else UNKNOWN, conf)
 
 
 def _decode_floor(probs: list[tuple[list, np.ndarray]], in_view: list[bool]) -> list[Reading]:
@@ -925,7 +948,8 @@ def _decode_floor(probs: list[tuple[list, np.ndarray]], in_view: list[bool]) -> 
         best = int(np.argmax(np.where([c in (None, HIDDEN) for c in classes], -1.0, p[j])))
         options = [(1 - before_end, None), (before_end * p[j, best] / max(filled[j], 1e-9), classes[best])]
         conf, value = max(options, key=lambda o: o[0])
-        conf *= 1 - over[j]
+        if value is not None:  # what stands over a place can look like a tile, not like the floor's print
+            conf *= 1 - over[j]
         readings.append(Reading(value if conf >= SURE and in_view[j] else UNKNOWN, conf))
     return readings
 
@@ -935,7 +959,10 @@ def _decode_line(probs: list[tuple[list, np.ndarray]]) -> list[Reading] | None:
     end and nothing after them, so its places are read together as the most likely
     (colour, count); None when no reading is sure enough."""
     classes = probs[0][0]
-    logp = np.log(np.clip(np.array([p for _, p in probs]), 1e-9, 1.0))  # places x classes
+    # A place something may stand over leaves the count open only as far as any tile
+    # could lie under it: past a place surely empty, none can.
+    p = _over_shared(classes, np.array([q for _, q in probs]))  # places x classes
+    logp = np.log(np.clip(p, 1e-9, 1.0))
     empty = classes.index(None)
     colors = [c for c, name in enumerate(classes) if name in COLORS]
     n = len(probs)
@@ -949,12 +976,14 @@ def _decode_line(probs: list[tuple[list, np.ndarray]]) -> list[Reading] | None:
     post = np.exp(scores - scores.max())
     post /= post.sum()
     best = int(np.argmax(post))
-    # ... and only if no place of it is hidden.
-    seen = np.prod([1 - p[classes.index(HIDDEN)] for _, p in probs]) if HIDDEN in classes else 1.0
-    conf = float(post[best] * seen)
+    _, name, count = options[best]
+    # What stands over a place can look like a tile (a navy sleeve like black ones), so a
+    # tile is read only as surely as nothing is over it.
+    conf = float(post[best])
+    if HIDDEN in classes:
+        conf *= float(np.prod(1 - np.array([q[classes.index(HIDDEN)] for _, q in probs[:count]])))
     if conf < SURE:
         return None
-    _, name, count = options[best]
     return [Reading(name if j < count else None, conf) for j in range(n)]
 
 
