@@ -74,7 +74,7 @@ def test_a_line_a_sleeve_lies_over_is_not_read_as_its_tiles():
 def test_a_place_is_read_alone_with_what_may_stand_over_it_weighed(probs, grey_wall, value):
     classes = [None, HIDDEN, "red"]
     p = np.array([probs.get("none" if c is None else c, 0.0) for c in classes])
-    assert cells._place_reading(classes, p, grey_wall).value == value
+    assert cells._place_reading(classes, p, grey_wall=grey_wall).value == value
 
 
 def test_a_line_of_two_colours_is_not_read_as_either():

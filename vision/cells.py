@@ -880,7 +880,7 @@ def _read_places(features: np.ndarray, glare: np.ndarray, hists: np.ndarray,
             p = p / p.sum()
             probs[i] = (classes, p)
         over[i] = classes[int(np.argmax(p))] == HIDDEN
-        places[place] = _place_reading(classes, p, place_kind(place, side) == "wall:grey")
+        places[place] = _place_reading(classes, p, grey_wall=place_kind(place, side) == "wall:grey")
     for k in range(5):
         index = [PLACES.index(("line", k, j)) for j in range(k + 1)]
         decoded = _decode_line([probs[i] for i in index])
@@ -901,17 +901,16 @@ def _read_places(features: np.ndarray, glare: np.ndarray, hists: np.ndarray,
 
 def _over_shared(classes: list, p: np.ndarray) -> np.ndarray:
     """Class probabilities (one row a place) with the share the model gives to something
-    over a place (HIDDEN) added to every class alike: what stands over a place hides any
-    of them, so it says nothing of which. (The model gives a share to a cup's shadow or
-    a tile's side face too, in plain view: taken as against every class, it left lines
-    and cells that show clearly unread.)"""
+    over a place (HIDDEN) added to every class alike: what stands over a place could hide
+    any of them, so that share says nothing of which. (The model gives such a share in
+    plain view too, to a cup's shadow or a tile's side face.)"""
     if HIDDEN not in classes:
         return p
     over = p[..., classes.index(HIDDEN)]
     return p + over[..., None] / (len(classes) - 1)
 
 
-def _place_reading(classes: list, p: np.ndarray, grey_wall: bool) -> Reading:
+def _place_reading(classes: list, p: np.ndarray, *, grey_wall: bool) -> Reading:
     """A place read alone: its likeliest class if the model is SURE of it; unknown if
     something over it is likeliest. A place that looks empty is read so once the share
     the model gives to something over it is shared out (_over_shared): nothing that
