@@ -919,7 +919,9 @@ def _place_reading(classes: list, p: np.ndarray, *, grey_wall: bool) -> Reading:
     best = int(np.argmax(p))
     if classes[best] == HIDDEN:
         return Reading(UNKNOWN, float(p[best]))
-    conf = float(p[best] if classes[best] is not None or grey_wall else _over_shared(classes, p)[best])
+    conf = float(p[best])
+    if classes[best] is None and not grey_wall and HIDDEN in classes:
+        conf += float(p[classes.index(HIDDEN)]) / (len(classes) - 1)  # as _over_shared, for one class
     return Reading(classes[best] if conf >= SURE else UNKNOWN, conf)
 
 
