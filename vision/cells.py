@@ -962,8 +962,8 @@ def _decode_line(probs: list[tuple[list, np.ndarray]]) -> list[Reading] | None:
     classes = probs[0][0]
     # A place something may stand over leaves the count open only as far as any tile
     # could lie under it: past a place surely empty, none can.
-    p = _over_shared(classes, np.array([q for _, q in probs]))  # places x classes
-    logp = np.log(np.clip(p, 1e-9, 1.0))
+    model_p = np.array([q for _, q in probs])  # places x classes
+    logp = np.log(np.clip(_over_shared(classes, model_p), 1e-9, 1.0))
     empty = classes.index(None)
     colors = [c for c, name in enumerate(classes) if name in COLORS]
     n = len(probs)
@@ -982,7 +982,7 @@ def _decode_line(probs: list[tuple[list, np.ndarray]]) -> list[Reading] | None:
     # tile is read only as surely as nothing is over it.
     conf = float(post[best])
     if HIDDEN in classes:
-        conf *= float(np.prod(1 - np.array([q[classes.index(HIDDEN)] for _, q in probs[:count]])))
+        conf *= float(np.prod(1 - model_p[:count, classes.index(HIDDEN)]))
     if conf < SURE:
         return None
     return [Reading(name if j < count else None, conf) for j in range(n)]
