@@ -151,7 +151,7 @@ def test_wall_cells_under_a_sleeve_have_no_say_on_the_side(monkeypatch):
     hists = np.ones((len(PLACES), 3))
     side, sure = cells._side_by_model(features, hists, np.zeros(len(PLACES)))
     assert side == "colored"
-    assert sure >= cells._SIDE_SURE
+    assert sure >= cells.SIDE_SURE
 
 
 def test_a_place_model_is_fitted_surely_where_the_classes_part(monkeypatch):

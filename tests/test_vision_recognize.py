@@ -12,7 +12,7 @@ import pytest
 
 from vision import recognize as recognize_module
 from vision.color import WhiteBalance
-from vision.recognize import FORMAT, _rebalanced, _table_balances, recognize
+from vision.recognize import FORMAT, _rebalanced, _sides_told, _table_balances, recognize
 from vision.synth import (
     BoardContent,
     Conditions,
@@ -275,3 +275,38 @@ def test_a_board_whose_cream_measured_far_darker_is_read_again_under_the_others(
     again["astray"] = reading(5.0, False)
     _rebalanced(None, [lit[0], astray, ("dark", reading(2.0, True))], rough)
     assert ("dark", pytest.approx(1.0)) in creams
+
+
+def test_a_board_unsure_of_its_side_is_read_on_the_side_the_others_show(monkeypatch) -> None:
+    # An arm over most of a board's wall leaves too few cells to tell its side, and the
+    # whole wall went unread. A game is played on one side (the record's variant): the
+    # side every board sure of its own shows is the unsure board's too.
+    def reading(side: str, sure: float, in_place: bool = True) -> SimpleNamespace:
+        return SimpleNamespace(side=side, side_confidence=sure, grid_in_place=in_place,
+                               balance=WhiteBalance(np.full(3, 1.0, np.float32)))
+
+    asked = []
+    again: dict[str, SimpleNamespace] = {}
+
+    def read_board(frame, board, rough, cream=None, told=None):
+        asked.append((board, told))
+        return again[board]
+
+    monkeypatch.setattr(recognize_module, "read_board", read_board)
+    rough = WhiteBalance.identity()
+    sure = [("a", reading("colored", 0.999)), ("b", reading("colored", 1.0))]
+
+    again["armed"] = reading("colored", 0.999)
+    out = _sides_told(None, [*sure, ("armed", reading("grey", 0.6))], rough)
+    assert asked == [("armed", ("colored", 0.999))]  # only the unsure board, as surely as the least sure
+    assert out[:2] == sure and out[2] == ("armed", again["armed"])
+
+    again["armed"] = reading("colored", 0.999, in_place=False)  # off its print on that side
+    unsure = ("armed", reading("grey", 0.6))
+    assert _sides_told(None, [*sure, unsure], rough)[2] == unsure
+
+    # Boards sure of different sides, or none sure: nothing to tell.
+    asked.clear()
+    _sides_told(None, [sure[0], ("g", reading("grey", 1.0)), unsure], rough)
+    _sides_told(None, [unsure, ("u", reading("colored", 0.9))], rough)
+    assert asked == []

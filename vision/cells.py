@@ -114,10 +114,12 @@ def _sample_windows(panel: np.ndarray, centers: np.ndarray, half: int) -> tuple[
 
 
 def read_board(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
-               sure: float | None = None, cream: WhiteBalance | None = None) -> BoardReading:
+               sure: float | None = None, cream: WhiteBalance | None = None, *,
+               told: tuple[str, float] | None = None) -> BoardReading:
     """Every place of a located board; with `sure`, a place is read only when at least
     that sure (a grid placed less exactly asks more of its places). The panel is balanced
-    by its own cream, or by `cream` when given (what other boards' cream measured)."""
+    by its own cream, or by `cream` when given (what other boards' cream measured). The
+    side up is what the board's own wall says, or `told` (side, confidence) when given."""
     s = _SCALE
     out_w, out_h = round(PANEL_W_PX * s), round(PANEL_H_PX * s)
     to_img = board.panel_h @ np.diag([1 / s, 1 / s, 1.0])
@@ -147,13 +149,15 @@ def read_board(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
     hists[out_of_frame] = 0
     glare[out_of_frame] = 0
 
-    if "side:blue" in PLACE_MODELS:
+    if told is not None:
+        side, side_conf = told
+    elif "side:blue" in PLACE_MODELS:
         side, side_conf = _side_by_model(features, hists, glare)
     else:
         side, side_conf = _decide_side(hists)
     if PLACE_MODELS:
         places, over = _read_places(features, glare, hists, side)
-        if side_conf < _SIDE_SURE:  # the wall reads differently on each side: unread if unsure which
+        if side_conf < SIDE_SURE:  # the wall reads differently on each side: unread if unsure which
             places.update({p: Reading(UNKNOWN, places[p].confidence) for p in PLACES if p[0] == "wall"})
     else:
         places, over = _read_by_mixes(hists, glare, vivid, side), np.zeros(len(PLACES), bool)
@@ -522,7 +526,7 @@ def shows_print(reading: BoardReading) -> bool:
 
 def fits_grey_wall(reading: BoardReading) -> bool:
     """Whether a board reads surely as the grey side with its grid on the grey block."""
-    return reading.grid_in_place and reading.side == "grey" and reading.side_confidence >= _SIDE_SURE
+    return reading.grid_in_place and reading.side == "grey" and reading.side_confidence >= SIDE_SURE
 
 
 def _print_clear(reading: BoardReading, in_view: bool = False) -> bool:
@@ -843,7 +847,7 @@ PLACE_MODELS = _load_place_models(Path(__file__).with_name("prototypes.json"))
 SURE = 0.80
 # The side must be surer: read wrong, it turns every wall cell into a confident misread.
 # (0.99 is the vote of about four clear cells more for one side than for the other.)
-_SIDE_SURE = 0.99
+SIDE_SURE = 0.99
 
 
 def place_probabilities(kind: str, features: np.ndarray) -> tuple[list, np.ndarray]:

@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 
 from .boards import BoardFind, blue_mask, find_boards
-from .cells import BoardReading, fits_grey_wall, read_registered, shows_print
+from .cells import SIDE_SURE, BoardReading, fits_grey_wall, read_board, read_registered, shows_print
 from .color import UNKNOWN, WhiteBalance
 from .factories import CenterReading, FactoryReading, read_factories
 from .geometry import clockwise_from_bottom
@@ -46,6 +46,7 @@ def analyse(frame_bgr: np.ndarray, players: int | None = None) -> Recognition:
         finds = sorted(finds, key=lambda b: -b.confidence)[:players]
     readings = [r for r in (read_registered(frame, b, rough) for b in finds) if r is not None]
     readings = _rebalanced(frame, readings, rough)
+    readings = _sides_told(frame, readings, rough)
     readings = _seat_order(readings)
 
     table_wb = WhiteBalance.combine(_table_balances([r for _, r in readings]))
@@ -89,6 +90,27 @@ def _rebalanced(frame: np.ndarray, readings: list[tuple[BoardFind, BoardReading]
             if again is not None and (reading.grid_in_place or shows_print(again[1])
                                       or fits_grey_wall(again[1])):
                 out.append(again)
+                continue
+        out.append((board, reading))
+    return out
+
+
+def _sides_told(frame: np.ndarray, readings: list[tuple[BoardFind, BoardReading]],
+                rough: WhiteBalance) -> list[tuple[BoardFind, BoardReading]]:
+    """Each board, and a board whose own wall leaves its side unsure (an arm over most of
+    it) read again on the side every board sure of its own shows: a game is played on
+    one side (game-record.md's variant)."""
+    sure = [r for _, r in readings if r.side_confidence >= SIDE_SURE]
+    sides = {r.side for r in sure}
+    if len(sides) != 1:
+        return readings
+    told = (sides.pop(), min(r.side_confidence for r in sure))
+    out = []
+    for board, reading in readings:
+        if reading.side_confidence < SIDE_SURE:
+            again = read_board(frame, board, rough, cream=reading.balance, told=told)
+            if again.grid_in_place:
+                out.append((board, again))
                 continue
         out.append((board, reading))
     return out
