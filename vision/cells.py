@@ -663,8 +663,11 @@ _PRINT_BETTER = 0.1
 _PRINT_FAINT = 0.2
 # A grid moved onto the print is fitted to its cells' colours, less exactly than one
 # measured on the panel's edges: its places are read only when the place model is surer.
-# (Seeds 7 / 9, from 0.95 to 0.90: 57 / 62 more cells read right, 1 / 2 more wrong.)
-_MOVED_SURE = 0.90
+# (Seeds 7 / 9, from 0.95 to 0.90: 57 / 62 more cells read right, 1 / 2 more wrong; on
+# to 0.85: 43 / 27 more right, 1 / 2 more wrong, 3 / 4 more boards read exactly (seeds
+# 1, 2, 4 and 1000: 60 more right, 3 more wrong); on to 0.80: 11 / 14 more right, 2 / 0
+# more wrong (seeds 1, 2, 4 and 1000: 31 more right, 3 more wrong).)
+_MOVED_SURE = 0.85
 # The tile colour of each colour word (-1: none); the last entry is glare's (word -1).
 _FAMILY_OF_WORD = np.array([next((f for f, idx in enumerate(_FAMILY_INDEX) if w in idx), -1)
                             for w in range(len(color.WORD_NAMES))] + [-1])
