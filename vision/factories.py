@@ -449,11 +449,13 @@ def _read_disc(frame: np.ndarray, c_img: np.ndarray, ppm_img: float, wb: WhiteBa
     if seen_looks and FACTORY_MODEL in PLACE_MODELS:
         classes, probs = place_probabilities(FACTORY_MODEL, np.array([f for f in features if f is not None]))
         by_model = iter(probs)
+    seen_probs = []
     for look in looks:
         if look is None:
             rd = color.Reading(UNKNOWN, 0.0)
         elif FACTORY_MODEL in PLACE_MODELS:
             p = next(by_model)
+            seen_probs.append(p)
             best = int(np.argmax(p))
             conf = float(p[best])
             rd = color.Reading(classes[best] if conf >= SURE and classes[best] != HIDDEN else UNKNOWN, conf)
@@ -461,6 +463,11 @@ def _read_disc(frame: np.ndarray, c_img: np.ndarray, ppm_img: float, wb: WhiteBa
             rd = _read_by_mixes(look, over)
         values.append(rd.value)
         confs.append(rd.confidence)
+    if len(seen_probs) == 4 and not hidden.any():
+        told = _fourth_tile(classes, seen_probs, values)
+        if told is not None:
+            k, value, conf = told
+            values[k], confs[k] = value, conf
     tiles = [v for v in values if v not in (None, UNKNOWN)]
     unknown = sum(v == UNKNOWN for v in values)
     center_img = apply_h(disc_to_img, [[0.0, 0.0]])[0]
@@ -471,6 +478,33 @@ def _read_disc(frame: np.ndarray, c_img: np.ndarray, ppm_img: float, wb: WhiteBa
 
 
 FACTORY_MODEL = "factory"  # the place model that reads a factory's places (vision.calibrate fits it)
+
+# A tile's colour is read on a disc's fourth place from this share of what its model
+# gives the colours (see _fourth_tile).
+_FOURTH_COLOR_SURE = 0.9
+
+
+def _fourth_tile(classes: list, probs: list[np.ndarray], values: list) -> tuple[int, str, float] | None:
+    """The one place of a disc left unknown whose three others hold tiles read surely,
+    told as a tile: (its index, colour, confidence), or None. The factories are filled
+    with four tiles each and a player takes all of a disc's tiles at once, so a disc
+    holds four or none (fewer only when the bag and the lid ran out as the round began).
+    The place must still look more like a tile than like the disc's print, nothing be
+    over it, and its colour be plain among the colours: the rule tells that a tile is
+    there, not which. (A disc something lies over is not told: what lies there may hide
+    a tile of the three, and the model can read it as one.)"""
+    unknown = [k for k, v in enumerate(values) if v == UNKNOWN]
+    if len(unknown) != 1 or any(v is None for v in values):
+        return None
+    k = unknown[0]
+    p = probs[k]
+    colours = [i for i, c in enumerate(classes) if c not in (None, HIDDEN)]
+    tile = float(p[colours].sum())
+    best = colours[int(np.argmax(p[colours]))]
+    share = float(p[best]) / max(tile, 1e-9)
+    if classes[int(np.argmax(p))] == HIDDEN or tile <= p[classes.index(None)] or share < _FOURTH_COLOR_SURE:
+        return None
+    return k, classes[best], share
 
 
 @dataclass(frozen=True)
