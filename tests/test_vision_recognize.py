@@ -305,6 +305,13 @@ def test_a_board_unsure_of_its_side_is_read_on_the_side_the_others_show(monkeypa
     unsure = ("armed", reading("grey", 0.6))
     assert _sides_told(None, [*sure, unsure], rough)[2] == unsure
 
+    # A board whose grid is off its print read its side off whatever lies there (a grey
+    # sleeve over a coloured wall reads as the grey side): it has no say.
+    asked.clear()
+    again["armed"] = reading("colored", 0.999)
+    _sides_told(None, [*sure, ("sleeved", reading("grey", 1.0, in_place=False)), unsure], rough)
+    assert asked == [("armed", ("colored", 0.999))]
+
     # Boards sure of different sides, or none sure: nothing to tell.
     asked.clear()
     _sides_told(None, [sure[0], ("g", reading("grey", 1.0)), unsure], rough)
