@@ -281,15 +281,15 @@ def test_a_board_unsure_of_its_side_is_read_on_the_side_the_others_show(monkeypa
     # An arm over most of a board's wall leaves too few cells to tell its side, and the
     # whole wall went unread. A game is played on one side (the record's variant): the
     # side every board sure of its own shows is the unsure board's too.
-    def reading(side: str, sure: float, in_place: bool = True) -> SimpleNamespace:
-        return SimpleNamespace(side=side, side_confidence=sure, grid_in_place=in_place,
+    def reading(side: str, sure: float, in_place: bool = True, bar: float | None = None) -> SimpleNamespace:
+        return SimpleNamespace(side=side, side_confidence=sure, grid_in_place=in_place, sure=bar,
                                balance=WhiteBalance(np.full(3, 1.0, np.float32)))
 
     asked = []
     again: dict[str, SimpleNamespace] = {}
 
-    def read_board(frame, board, rough, cream=None, told=None):
-        asked.append((board, told))
+    def read_board(frame, board, rough, sure=None, cream=None, *, told=None):
+        asked.append((board, sure, told))
         return again[board]
 
     monkeypatch.setattr(recognize_module, "read_board", read_board)
@@ -297,8 +297,10 @@ def test_a_board_unsure_of_its_side_is_read_on_the_side_the_others_show(monkeypa
     sure = [("a", reading("colored", 0.999)), ("b", reading("colored", 1.0))]
 
     again["armed"] = reading("colored", 0.999)
-    out = _sides_told(None, [*sure, ("armed", reading("grey", 0.6))], rough)
-    assert asked == [("armed", ("colored", 0.999))]  # only the unsure board, as surely as the least sure
+    out = _sides_told(None, [*sure, ("armed", reading("grey", 0.6, bar=0.85))], rough)
+    # only the unsure board, as it was read (a grid moved onto the print reads its places
+    # only from 0.85 sure), on the side told as surely as the least sure board
+    assert asked == [("armed", 0.85, ("colored", 0.999))]
     assert out[:2] == sure and out[2] == ("armed", again["armed"])
 
     again["armed"] = reading("colored", 0.999, in_place=False)  # off its print on that side
@@ -310,7 +312,7 @@ def test_a_board_unsure_of_its_side_is_read_on_the_side_the_others_show(monkeypa
     asked.clear()
     again["armed"] = reading("colored", 0.999)
     _sides_told(None, [*sure, ("sleeved", reading("grey", 1.0, in_place=False)), unsure], rough)
-    assert asked == [("armed", ("colored", 0.999))]
+    assert asked == [("armed", None, ("colored", 0.999))]
 
     # Boards sure of different sides, or none sure: nothing to tell.
     asked.clear()

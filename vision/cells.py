@@ -91,6 +91,7 @@ class BoardReading:
     features: np.ndarray  # what the place model reads, one row a place, in PLACES order
     grid_in_place: bool  # the wall (print or grey block) lies where the grid puts it (else nothing is read)
     over: np.ndarray  # the places the place model sees something (a hand, a cup) over, in PLACES order
+    sure: float | None = None  # how sure a place had to be to be read, if surer than SURE (see read_board)
 
 
 def _sample_windows(panel: np.ndarray, centers: np.ndarray, half: int) -> tuple[np.ndarray, np.ndarray]:
@@ -188,7 +189,7 @@ def read_board(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
     known = [r.confidence for r in places.values() if r.value != UNKNOWN]
     confidence = board.confidence * side_conf * (min(known) if known else 0.0)
     return BoardReading(side, side_conf, lines, floor, wall, places, sampled, float(confidence),
-                        bool(over.any()), wb, hists, features, in_place, over)
+                        bool(over.any()), wb, hists, features, in_place, over, sure)
 
 
 # A place the frame's edge cuts is read from the part of it in view: its windows moved

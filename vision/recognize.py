@@ -98,9 +98,10 @@ def _rebalanced(frame: np.ndarray, readings: list[tuple[BoardFind, BoardReading]
 def _sides_told(frame: np.ndarray, readings: list[tuple[BoardFind, BoardReading]],
                 rough: WhiteBalance) -> list[tuple[BoardFind, BoardReading]]:
     """Each board, and a board whose own wall leaves its side unsure (an arm over most of
-    it) read again on the side every board sure of its own shows: a game is played on
-    one side (game-record.md's variant). A board whose grid is off its print has no say:
-    it read its side off whatever lies there (a grey sleeve looks like the grey side)."""
+    it) read again, where and as it was read, on the side every board sure of its own
+    shows: a game is played on one side (game-record.md's variant). A board whose grid
+    is off its print has no say: it read its side off whatever lies there (a grey sleeve
+    looks like the grey side)."""
     sure = [r for _, r in readings if r.side_confidence >= SIDE_SURE and r.grid_in_place]
     sides = {r.side for r in sure}
     if len(sides) != 1:
@@ -109,7 +110,7 @@ def _sides_told(frame: np.ndarray, readings: list[tuple[BoardFind, BoardReading]
     out = []
     for board, reading in readings:
         if reading.side_confidence < SIDE_SURE:
-            again = read_board(frame, board, rough, cream=reading.balance, told=told)
+            again = read_board(frame, board, rough, reading.sure, reading.balance, told=told)
             if again.grid_in_place:
                 out.append((board, again))
                 continue
