@@ -476,6 +476,18 @@ def test_a_cups_shadow_over_the_pattern_lines_leaves_them_read():
     _assert_found_and_read(obs, truth["boards"][1], least_right=47)
 
 
+@pytest.mark.parametrize(("seed", "frame", "board", "right"), [(7, 454, 0, 44), (9, 402, 2, 15)])
+def test_a_grey_board_whose_strip_is_hidden_is_read_at_the_turn_facing_the_table(seed, frame, board, right):
+    # The benchmark's frames: a hand over a grey board's score track left its turn
+    # untold, and a grey wall has no print to tell it; the board was not found. Players
+    # set their boards before them, the score track toward the table's middle: at the turn
+    # that faces it, the grid fits the grey block.
+    obs, truth, cond = _recognized(seed, frame)
+    assert cond.hand and truth["boards"][board]["side"] == "grey"
+    _assert_found_and_read(obs, truth["boards"][board], least_right=right)
+    assert obs["occluded"]  # what hid the strip stands over the board
+
+
 @pytest.mark.parametrize(("seed", "frame", "board", "right"), [(9, 50, 0, 40), (7, 380, 2, 44)])
 def test_a_board_whose_wall_is_under_an_arm_takes_its_side_from_the_others(seed, frame, board, right):
     # The benchmark's frames: an arm over most of a board's wall left too few cells to

@@ -366,7 +366,8 @@ def _luma_view(frame: np.ndarray, panel_h: np.ndarray,
 
 
 def read_registered(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
-                    cream: WhiteBalance | None = None) -> tuple[BoardFind, BoardReading] | None:
+                    cream: WhiteBalance | None = None,
+                    middle: np.ndarray | None = None) -> tuple[BoardFind, BoardReading] | None:
     """A board read where its print is. When the grid found from the board's outline is
     off the print (the outline rebuilt wrong round an arm or the frame's edge), or is on
     a coloured wall whose print it shows only weakly (off by part of a cell, or
@@ -374,10 +375,14 @@ def read_registered(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
     there if the print is clear there. A board seen near 45 degrees whose grid is off the
     print is also tried at its other turns. A grid off the print is left unread only when
     no placement shows the print. A board whose turn its strip does not tell (something
-    over it) is read at the turn whose grid shows the coloured print clearly; with none,
-    it is no board (None). `cream`, when given, balances the panel (see read_board)."""
+    over it) is read at the turn whose grid shows the coloured print clearly; failing
+    that, a grey board at the turn that faces `middle`, the table's middle (image px),
+    if its grid fits a grey wall there (see _facing_middle); with neither, it is no board
+    (None). `cream`, when given, balances the panel (see read_board)."""
     if not board.turn_told:
         told = _turned_to_print(frame, board, rough, (0, 1, 2, 3), cream, round_a_hand=True)
+        if told is None and middle is not None:
+            told = _facing_middle(frame, board, rough, cream, middle)
         if told is None:
             return None
         other, again = told
@@ -469,6 +474,39 @@ def _turned_to_print(frame: np.ndarray, board: BoardFind, rough: WhiteBalance, t
                 and all(print_ < most / 2 for print_, other, _ in shown if other is not board_there):
             return board_there, read_there
     return None
+
+
+# A board faces the table's middle when its owner's top points at it within about 25
+# degrees (the cosine of the angle between them).
+_FACING = 0.9
+
+
+def _facing_middle(frame: np.ndarray, board: BoardFind, rough: WhiteBalance, cream: WhiteBalance | None,
+                   middle: np.ndarray) -> tuple[BoardFind, BoardReading] | None:
+    """A grey board whose strip, hidden, does not tell its turn, at the turn whose
+    owner's top faces the table's middle: players set their boards before them, the
+    score track away from them. It is read there only if _PRINT_CELLS_LEAST of its wall
+    cells show with nothing over them and its grid fits a grey wall (fits_grey_wall);
+    its places are read as surely as a moved grid's. None if not. (Not a coloured board:
+    whose print shows too weakly to tell the turn, a grid a cell off passed with its
+    diagonals twice as plain as a step on: seeds 2 and 1000, 7 and 10 places surely wrong.)"""
+    best, facing = _FACING, None
+    for quarters in range(4):
+        other = board if quarters == 0 else turned(board, quarters, frame, rough)
+        if other is None:
+            continue
+        up = (other.quad[0] + other.quad[1]) / 2 - other.center
+        toward = np.asarray(middle) - other.center
+        cos = float(np.dot(up, toward) / max(np.linalg.norm(up) * np.linalg.norm(toward), 1e-9))
+        if cos >= best:
+            best, facing = cos, other
+    if facing is None:
+        return None
+    again = read_board(frame, facing, rough, _MOVED_SURE, cream)
+    shown = ~again.over[_WALL_ROWS] & (again.histograms[_WALL_ROWS].sum(axis=1) > 0)
+    if shown.sum() < _PRINT_CELLS_LEAST or not fits_grey_wall(again):
+        return None
+    return facing, again
 
 
 def _moved_to_print(frame: np.ndarray, board: BoardFind, rough: WhiteBalance, cream: WhiteBalance | None,

@@ -44,7 +44,10 @@ def analyse(frame_bgr: np.ndarray, players: int | None = None) -> Recognition:
     finds = find_boards(small, blue, scale, frame, rough)
     if players is not None:
         finds = sorted(finds, key=lambda b: -b.confidence)[:players]
-    readings = [r for r in (read_registered(frame, b, rough) for b in finds) if r is not None]
+    # Boards lie round the table: the middle of them is its middle, which a board whose
+    # turn is hidden faces (see read_registered).
+    middle = np.mean([b.center for b in finds], axis=0) if len(finds) >= 2 else None
+    readings = [r for r in (read_registered(frame, b, rough, middle=middle) for b in finds) if r is not None]
     readings = _rebalanced(frame, readings, rough)
     readings = _sides_told(frame, readings, rough)
     readings = _seat_order(readings)
