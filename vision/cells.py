@@ -488,8 +488,9 @@ def _facing_middle(frame: np.ndarray, board: BoardFind, rough: WhiteBalance, cre
     score track away from them. It is read there only if _PRINT_CELLS_LEAST of its wall
     cells show with nothing over them and its grid fits a grey wall (fits_grey_wall);
     its places are read as surely as a moved grid's. None if not. (Not a coloured board:
-    whose print shows too weakly to tell the turn, a grid a cell off passed with its
-    diagonals twice as plain as a step on: seeds 2 and 1000, 7 and 10 places surely wrong.)"""
+    where its print shows too weakly to tell its turn, grids a cell off passed with the
+    diagonals twice as plain as a step on, and read 7 and 10 places surely wrong on seeds
+    2 and 1000.)"""
     best, facing = _FACING, None
     for quarters in range(4):
         other = board if quarters == 0 else turned(board, quarters, frame, rough)
