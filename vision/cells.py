@@ -491,16 +491,15 @@ def _facing_middle(frame: np.ndarray, board: BoardFind, rough: WhiteBalance, cre
     where its print shows too weakly to tell its turn, grids a cell off passed with the
     diagonals twice as plain as a step on, and read 7 and 10 places surely wrong on seeds
     2 and 1000.)"""
-    best, facing = _FACING, None
+    toward = middle - board.center
     for quarters in range(4):
-        other = board if quarters == 0 else turned(board, quarters, frame, rough)
-        if other is None:
-            continue
-        up = (other.quad[0] + other.quad[1]) / 2 - other.center
-        toward = np.asarray(middle) - other.center
-        cos = float(np.dot(up, toward) / max(np.linalg.norm(up) * np.linalg.norm(toward), 1e-9))
-        if cos >= best:
-            best, facing = cos, other
+        top = np.roll(board.quad, -quarters, axis=0)[:2].mean(axis=0)  # the owner's top edge, so turned
+        up = top - board.center
+        if np.dot(up, toward) >= _FACING * np.linalg.norm(up) * np.linalg.norm(toward):
+            break
+    else:
+        return None
+    facing = board if quarters == 0 else turned(board, quarters, frame, rough)
     if facing is None:
         return None
     again = read_board(frame, facing, rough, _MOVED_SURE, cream)
