@@ -3,6 +3,7 @@ with nothing to find."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from types import SimpleNamespace
 
@@ -281,12 +282,21 @@ def test_a_board_unsure_of_its_side_is_read_on_the_side_the_others_show(monkeypa
     # An arm over most of a board's wall leaves too few cells to tell its side, and the
     # whole wall went unread. A game is played on one side (the record's variant): the
     # side every board sure of its own shows is the unsure board's too.
-    def reading(side: str, sure: float, in_place: bool = True, bar: float | None = None) -> SimpleNamespace:
-        return SimpleNamespace(side=side, side_confidence=sure, grid_in_place=in_place, sure=bar,
-                               balance=WhiteBalance(np.full(3, 1.0, np.float32)))
+    @dataclasses.dataclass
+    class Reading:
+        side: str
+        side_confidence: float
+        grid_in_place: bool
+        sure: float | None
+        occluded: bool
+        balance: WhiteBalance = dataclasses.field(default_factory=WhiteBalance.identity)
+
+    def reading(side: str, sure: float, in_place: bool = True, bar: float | None = None,
+                occluded: bool = False) -> Reading:
+        return Reading(side, sure, in_place, bar, occluded)
 
     asked = []
-    again: dict[str, SimpleNamespace] = {}
+    again: dict[str, Reading] = {}
 
     def read_board(frame, board, rough, sure=None, cream=None, *, told=None):
         asked.append((board, sure, told))
@@ -302,6 +312,11 @@ def test_a_board_unsure_of_its_side_is_read_on_the_side_the_others_show(monkeypa
     # only from 0.85 sure), on the side told as surely as the least sure board
     assert asked == [("armed", 0.85, ("colored", 0.999))]
     assert out[:2] == sure and out[2] == ("armed", again["armed"])
+
+    # A board read at a turn its print told (its strip hidden) stays occluded: what hid
+    # the strip still stands over it.
+    out = _sides_told(None, [*sure, ("armed", reading("grey", 0.6, occluded=True))], rough)
+    assert out[2][1].occluded and out[2][1].side == "colored"
 
     again["armed"] = reading("colored", 0.999, in_place=False)  # off its print on that side
     unsure = ("armed", reading("grey", 0.6))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 import cv2
@@ -115,7 +116,8 @@ def _sides_told(frame: np.ndarray, readings: list[tuple[BoardFind, BoardReading]
         if reading.side_confidence < SIDE_SURE:
             again = read_board(frame, board, rough, reading.sure, reading.balance, told=told)
             if again.grid_in_place:
-                out.append((board, again))
+                # what hid the strip of a board whose turn was untold still stands over it
+                out.append((board, dataclasses.replace(again, occluded=again.occluded or reading.occluded)))
                 continue
         out.append((board, reading))
     return out
