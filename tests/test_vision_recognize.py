@@ -13,7 +13,7 @@ import pytest
 
 from vision import recognize as recognize_module
 from vision.color import WhiteBalance
-from vision.recognize import FORMAT, _rebalanced, _sides_told, _table_balances, recognize
+from vision.recognize import FORMAT, _rebalanced, _sides_told, _table_balances, _untold_rebalanced, recognize
 from vision.synth import (
     BoardContent,
     Conditions,
@@ -323,14 +323,46 @@ def test_a_board_unsure_of_its_side_is_read_on_the_side_the_others_show(monkeypa
     assert _sides_told(None, [*sure, unsure], rough)[2] == unsure
 
     # A board whose grid is off its print read its side off whatever lies there (a grey
-    # sleeve over a coloured wall reads as the grey side): it has no say.
+    # sleeve over a coloured wall reads as the grey side): it has no say, and is read
+    # again on the side told, however sure it was of its own.
     asked.clear()
     again["armed"] = reading("colored", 0.999)
-    _sides_told(None, [*sure, ("sleeved", reading("grey", 1.0, in_place=False)), unsure], rough)
-    assert asked == [("armed", None, ("colored", 0.999))]
+    again["sleeved"] = reading("colored", 0.999)
+    out = _sides_told(None, [*sure, ("sleeved", reading("grey", 1.0, in_place=False)), unsure], rough)
+    assert asked == [("sleeved", None, ("colored", 0.999)), ("armed", None, ("colored", 0.999))]
+    assert out[2] == ("sleeved", again["sleeved"])
+    # On the side told, it is not read again.
+    asked.clear()
+    _sides_told(None, [*sure, ("moved", reading("colored", 1.0, in_place=False))], rough)
+    assert asked == []
 
     # Boards sure of different sides, or none sure: nothing to tell.
     asked.clear()
     _sides_told(None, [sure[0], ("g", reading("grey", 1.0)), unsure], rough)
     _sides_told(None, [unsure, ("u", reading("colored", 0.9))], rough)
     assert asked == []
+
+
+def test_a_board_whose_turn_was_untold_is_read_again_under_the_others_balance(monkeypatch) -> None:
+    # An arm over a board's strip may lie over its cream too: its own balance washed its
+    # wall out and no turn fitted. It is read again under the boards' balance; one that
+    # still fits nowhere stays unread.
+    def reading(gains: float) -> SimpleNamespace:
+        return SimpleNamespace(balance=WhiteBalance(np.full(3, gains, np.float32)), grid_in_place=True)
+
+    creams = []
+
+    def read_registered(frame, board, rough, cream=None, middle=None):
+        creams.append((board, float(cream.gains.mean()), middle))
+        return None if board == "lost" else (board, "read")
+
+    monkeypatch.setattr(recognize_module, "read_registered", read_registered)
+    rough = WhiteBalance.identity()
+    read = [("a", reading(1.0)), ("b", reading(1.2))]
+    assert _untold_rebalanced(None, ["armed", "lost"], read, rough, "middle") == [("armed", "read")]
+    assert [(b, m) for b, _, m in creams] == [("armed", "middle"), ("lost", "middle")]
+    table = WhiteBalance.combine([r.balance for _, r in read])
+    assert creams[0][1] == pytest.approx(float(table.gains.mean()))
+    creams.clear()
+    assert _untold_rebalanced(None, ["armed"], [], rough, None) == []  # no board to balance by
+    assert creams == []

@@ -48,8 +48,11 @@ def analyse(frame_bgr: np.ndarray, players: int | None = None) -> Recognition:
     # Boards lie round the table: the middle of them is its middle, which a board whose
     # turn is hidden faces (see read_registered).
     middle = np.mean([b.center for b in finds], axis=0) if len(finds) >= 2 else None
-    readings = [r for r in (read_registered(frame, b, rough, middle=middle) for b in finds) if r is not None]
+    found = [read_registered(frame, b, rough, middle=middle) for b in finds]
+    readings = [r for r in found if r is not None]
     readings = _rebalanced(frame, readings, rough)
+    readings += _untold_rebalanced(frame, [b for b, r in zip(finds, found, strict=True) if r is None],
+                                   readings, rough, middle)
     readings = _sides_told(frame, readings, rough)
     readings = _seat_order(readings)
 
@@ -99,13 +102,25 @@ def _rebalanced(frame: np.ndarray, readings: list[tuple[BoardFind, BoardReading]
     return out
 
 
+def _untold_rebalanced(frame: np.ndarray, unread: list[BoardFind],
+                       readings: list[tuple[BoardFind, BoardReading]], rough: WhiteBalance,
+                       middle: np.ndarray | None) -> list[tuple[BoardFind, BoardReading]]:
+    """Boards whose turn nothing told, read again under the other boards' balance: the
+    arm that hid the strip may lie over the cream too."""
+    if not unread or not readings:
+        return []
+    table = WhiteBalance.combine(_table_balances([r for _, r in readings]))
+    again = [read_registered(frame, b, rough, cream=table, middle=middle) for b in unread]
+    return [r for r in again if r is not None]
+
+
 def _sides_told(frame: np.ndarray, readings: list[tuple[BoardFind, BoardReading]],
                 rough: WhiteBalance) -> list[tuple[BoardFind, BoardReading]]:
     """Each board, and a board whose own wall leaves its side unsure (an arm over most of
     it) read again, where and as it was read, on the side every board sure of its own
     shows: a game is played on one side (game-record.md's variant). A board whose grid
     is off its print has no say: it read its side off whatever lies there (a grey sleeve
-    looks like the grey side)."""
+    looks like the grey side), and is read again on the side told however sure it was."""
     sure = [r for _, r in readings if r.side_confidence >= SIDE_SURE and r.grid_in_place]
     sides = {r.side for r in sure}
     if len(sides) != 1:
@@ -113,7 +128,7 @@ def _sides_told(frame: np.ndarray, readings: list[tuple[BoardFind, BoardReading]
     told = (sides.pop(), min(r.side_confidence for r in sure))
     out = []
     for board, reading in readings:
-        if reading.side_confidence < SIDE_SURE:
+        if reading.side_confidence < SIDE_SURE or (not reading.grid_in_place and reading.side != told[0]):
             again = read_board(frame, board, rough, reading.sure, reading.balance, told=told)
             if again.grid_in_place:
                 # what hid the strip of a board whose turn was untold still stands over it
