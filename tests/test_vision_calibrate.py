@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
 from vision import calibrate
 from vision.cells import HIDDEN
-from vision.factories import FactoryReading
+from vision.factories import CenterReading, FactoryReading
 
 
 @pytest.mark.parametrize("argv, named", [
@@ -49,3 +51,35 @@ def test_each_factory_place_is_labelled_by_the_tile_nearest_it():
     reading = FactoryReading(np.zeros(2), 45.0, [], 0, 1.0, tile_points=places, features=feats)
     labelled = calibrate._factory_places(reading, truth, geo)
     assert [(f[0], label) for f, label in labelled] == [(0.0, "blue"), (1.0, HIDDEN), (2.0, None)]
+
+
+def test_each_point_of_the_centre_pile_is_labelled_by_the_tile_nearest_it():
+    # Tiles 20 px across (1 px a mm). A point on the marker, one near a yellow tile, a
+    # second point on that tile (counted, it would count the tile twice) and one on a
+    # hand far from every tile: neither of the last two is a tile to count.
+    def square(x: float, y: float) -> list[list[float]]:
+        return [[x - 10, y - 10], [x + 10, y - 10], [x + 10, y + 10], [x - 10, y + 10]]
+
+    tiles = [{"color": "marker", "top": square(0, 0)}, {"color": "yellow", "top": square(40, 0)}]
+    points = [(1, 2), (37, 1), (45, 4), (120, 80)]
+    feats = np.arange(4.0)[:, None] * np.ones(3)
+    reading = CenterReading({}, False, 0, tile_points=points, values=[None] * 4, features=feats)
+    labelled = calibrate._center_places(reading, tiles, 1.0)
+    assert [(f[0], label) for f, label in labelled] == [
+        (0.0, "marker"), (1.0, "yellow"), (2.0, None), (3.0, None)]
+
+
+def test_only_the_kinds_asked_for_are_fitted_again(monkeypatch, tmp_path):
+    # The centre's model made again leaves the boards' models as they were.
+    out = tmp_path / "prototypes.json"
+    out.write_text(json.dumps({"words": [], "mixes": {}, "places": {"open": {"kept": True}}}))
+    monkeypatch.setattr(calibrate, "OUT", out)
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(40, 3))
+    labels = ["red" if v > 0 else None for v in x[:, 0]]
+    rows = {"center": ([*x], labels), "open": ([*x], labels)}
+    monkeypatch.setattr(calibrate, "collect", lambda frames, seed, cache=None: ({}, rows))
+    assert calibrate.main(["--set", "1000:0:1", "--kinds", "center"]) == 0
+    places = json.loads(out.read_text())["places"]
+    assert places["open"] == {"kept": True}
+    assert places["center"]["classes"] == [None, "red"]

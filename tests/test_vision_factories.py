@@ -225,3 +225,26 @@ def test_a_disc_of_four_tiles_one_unsure_is_read_whole():
     expected = next(f for f in truth["factories"] if sorted(f["tiles"]) == ["blue", "blue", "red", "white"])
     found = _nearest(obs["factories"], expected["center"])
     assert sorted(found["tiles"]) == ["blue", "blue", "red", "white"] and found["unknown"] == 0
+
+
+@pytest.mark.parametrize("seed", [20, 22, 25])
+def test_white_tiles_and_the_marker_on_a_white_table_are_counted(seed):
+    # On a plain white table a white tile and the marker differ from the table only by
+    # their shade and print: only their stars and the marker's "1" stood off it, in
+    # scraps too small for a tile, and the marker went unseen.
+    rng = np.random.default_rng(seed)
+    boards = [BoardContent(side="colored", lines=[(None, 0)] * 5, wall=[[None] * 5] * 5)] * 2
+    pile = {"white": 2, "red": 1}
+    content = TableContent(boards=boards, factories=_FACTORIES, center_tiles=pile, center_marker=True)
+    frame, truth = render_table(content, Conditions(tilt_deg=20.0, table="white"), rng)
+    assert truth["center"] == {"tiles": pile, "marker": True, "unknown": 0}
+    assert recognize(frame)["center"] == truth["center"]
+
+
+def test_a_hands_fingers_by_the_centre_pile_are_no_tiles():
+    # Seed 7, frame 20 (the benchmark's): a dark hand's fingers reach to the pile, one
+    # heap with three of its tiles. Split by area, they were read as six black tiles.
+    content, cond, rng = mixed_table(7, 20)
+    frame, truth = render_table(content, cond, rng)
+    assert cond.hand and truth["center"]["unknown"] == 0
+    assert recognize(frame)["center"] == truth["center"]

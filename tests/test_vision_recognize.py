@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
+from vision import factories
 from vision import recognize as recognize_module
 from vision.color import WhiteBalance
 from vision.recognize import FORMAT, _rebalanced, _sides_told, _table_balances, _untold_rebalanced, recognize
@@ -199,15 +200,17 @@ def test_a_frame_reads_the_same_whatever_was_read_before():
     assert readings[0] == readings[1]
 
 
-def test_centre_tiles_left_unread_are_unknown_not_a_hand() -> None:
-    # A heap in the centre leaves some tiles unread. They are counted as unknown, and the
-    # frame is not "occluded": that is for a hand over the play area (observation.md), and
-    # a tracker sets such frames aside with everything else they show.
+def test_centre_tiles_left_unread_are_unknown_not_a_hand(monkeypatch) -> None:
+    # A heap in the centre leaves its tiles unread (here: the centre's model sure of
+    # none). They are counted as unknown, and the frame is not "occluded": that is for a
+    # hand over the play area (observation.md), and a tracker sets such frames aside with
+    # everything else they show.
     content, cond, rng = mixed_table(7, 0)
     assert not cond.hand
     frame, truth = render_table(content, cond, rng)
+    monkeypatch.setattr(factories, "_PILE_SURE", 1.01)
     obs = recognize(frame, len(truth["boards"]))
-    assert obs["center"]["unknown"] > 0
+    assert obs["center"]["unknown"] == sum(truth["center"]["tiles"].values()) > 0
     assert not obs["occluded"]
 
 
