@@ -1,11 +1,13 @@
 """Measure, on frames with known truth, what each kind of place looks like.
 
     ./dev run python -m vision.calibrate [--set SEED:FIRST:COUNT ...] [--cache DIR] [--mixes] [--jobs N]
+        [--kinds KIND ...]
 
 Writes vision/prototypes.json: the place models that vision.cells reads places with
 (a small network per kind of place over the features of vision.cells, with a class
 for places the truth marks hidden), the factory's place model (a tile, nothing or
-something over each place of a disc), the side models (one per printed colour of the
+something over each place of a disc), the centre's model (a tile, the marker or no
+tile at each point of the centre pile), the side models (one per printed colour of the
 wall: which side a wall cell shows, or that something lies over it), and, with
 --mixes, the colour-word mixes that vision.color adds to its stated ones (the
 factories read with those, so they are only remade on purpose). Frames are those
@@ -16,7 +18,9 @@ benchmark's seeds 7 (tuning), 8 (held out) or 9 (checks); the shipped models wer
         --set 3:0:350 --set 4:0:800 --cache /tmp/vcache --jobs 2
 
 over the models of the version before (which boards pass the grid check depends on
-the side models), and should be made again on labelled real photos when there are some.
+the side models), the centre's model then alone, with `--kinds center` added (--kinds
+fits only the models named and keeps the others as they are), and should be made again
+on labelled real photos when there are some.
 """
 
 from __future__ import annotations
