@@ -551,30 +551,42 @@ def _site_features(patch: np.ndarray, words: np.ndarray, looks: list[_Look], ove
     fill it?), the share of each that is no print of the disc, how well each tile
     colour's mixes fit, and what is known of things over the rim beside it and of how
     steep the view is."""
-    n = patch.shape[0]
-    parts, window_hists = [], []
-    for half in (_HALF_WIN, _WIDE_WIN):
-        pixels, hists, glare = [], [], []
-        for look in looks:
-            x0 = min(max(0, round(look.site[0]) - half), n - 2 * half)
-            y0 = min(max(0, round(look.site[1]) - half), n - 2 * half)
-            w = words[y0:y0 + 2 * half, x0:x0 + 2 * half].ravel()
-            hists.append(np.bincount(w[w >= 0], minlength=len(color.WORD_NAMES)))
-            glare.append((w < 0).sum())
-            pixels.append(patch[y0:y0 + 2 * half, x0:x0 + 2 * half].reshape(-1, 3))
-        hists_a = np.array(hists, np.float64)
-        parts.append(window_features(np.array(pixels), hists_a, np.array(glare, np.float64)))
-        window_hists.append(hists_a)
-    hist = window_hists[0]  # the place's own window
+    sites = [look.site for look in looks]
+    parts = [_window_looks(patch, words, sites, half) for half in (_HALF_WIN, _WIDE_WIN)]
+    hist = parts[0][1]  # the place's own window
     per_px = np.maximum(1.0, hist.sum(axis=1))
-    # Each colour's best mix, as mean log-likelihood per pixel (0 for a window all glare).
-    fits = np.stack([(hist @ color._log_mixes(_DISC_TILE_MIXES[c]).T).max(axis=1) for c in COLORS],
-                    axis=1) / per_px[:, None]
+    fits = _mix_fits(hist, [_DISC_TILE_MIXES[c] for c in COLORS])
     seen_over = hist @ np.log(over) / per_px if over is not None else np.zeros(len(looks))
     steep = float(np.hypot(*lift)) if lift is not None else -1.0
     known = np.array([[look.covered, look.core_covered, look.beside_hidden, over is not None, fit, steep]
                       for look, fit in zip(looks, seen_over, strict=True)], np.float64)
-    return np.concatenate([*parts, known, fits], axis=1)
+    return np.concatenate([*(features for features, _, _ in parts), known, fits], axis=1)
+
+
+def _window_looks(patch: np.ndarray, words: np.ndarray, sites: list, half: int
+                  ) -> tuple[np.ndarray, np.ndarray, list[tuple[slice, slice]]]:
+    """A square window 2 * half px across at each site of a view, moved inside the view:
+    the boards' window features of each, their colour-word counts, and the windows."""
+    n = patch.shape[0]
+    pixels, hists, glare, boxes = [], [], [], []
+    for x, y in sites:
+        x0 = min(max(0, round(x) - half), n - 2 * half)
+        y0 = min(max(0, round(y) - half), n - 2 * half)
+        box = (slice(y0, y0 + 2 * half), slice(x0, x0 + 2 * half))
+        w = words[box].ravel()
+        hists.append(np.bincount(w[w >= 0], minlength=len(color.WORD_NAMES)))
+        glare.append((w < 0).sum())
+        pixels.append(patch[box].reshape(-1, 3))
+        boxes.append(box)
+    hists_a = np.array(hists, np.float64)
+    return window_features(np.array(pixels), hists_a, np.array(glare, np.float64)), hists_a, boxes
+
+
+def _mix_fits(hists: np.ndarray, mixes: list[list[np.ndarray]]) -> np.ndarray:
+    """How well each list of mixes fits each window's word counts (one row a window): the
+    best mix's mean log-likelihood per pixel (0 for a window all glare)."""
+    per_px = np.maximum(1.0, hists.sum(axis=1))
+    return np.stack([(hists @ color._log_mixes(m).T).max(axis=1) for m in mixes], axis=1) / per_px[:, None]
 
 
 _HALF_WIN = max(2, round(0.28 * TILE_MM * _PATCH_PX_PER_MM))
@@ -845,7 +857,8 @@ def _read_center(frame: np.ndarray, plane: _Plane, factories: list[FactoryReadin
                 blobs.append((k, area / (k * tile_area), share))
     if not sites:
         return CenterReading({}, False, 0)
-    features = _pile_features(patch, fg, np.array(sites), np.array(blobs))
+    words = color.word_indices(patch).reshape(patch.shape[:2])
+    features = _pile_features(patch, words, fg, np.array(sites), np.array(blobs))
     if CENTER_MODEL in PLACE_MODELS:
         classes, probs = place_probabilities(CENTER_MODEL, features)
         readings = [color.Reading(classes[int(np.argmax(p))] if p.max() >= _PILE_SURE else UNKNOWN,
@@ -857,7 +870,7 @@ def _read_center(frame: np.ndarray, plane: _Plane, factories: list[FactoryReadin
         readings = []
         for cpt in sites:
             x0, y0 = round(cpt[0]) - half_win, round(cpt[1]) - half_win
-            win = color.word_indices(patch[max(0, y0):y0 + 2 * half_win, max(0, x0):x0 + 2 * half_win])
+            win = words[max(0, y0):y0 + 2 * half_win, max(0, x0):x0 + 2 * half_win]
             hist = np.bincount(win[win >= 0], minlength=len(color.WORD_NAMES)).astype(np.float64)
             readings.append(color.classify(hist, float((win < 0).sum()), cands))
     tiles: dict[str, int] = {}
@@ -884,33 +897,15 @@ _PILE_WIDE = 0.5  # ... and on the whole tile
 _PILE_SURE = 0.5
 
 
-def _pile_features(patch: np.ndarray, fg: np.ndarray, sites: np.ndarray, blobs: np.ndarray) -> np.ndarray:
+def _pile_features(patch: np.ndarray, words: np.ndarray, fg: np.ndarray, sites: np.ndarray,
+                   blobs: np.ndarray) -> np.ndarray:
     """Points of the centre pile described for the centre's model, one row each: the
     windows the boards' places are described by, on a tile's top and on the whole tile,
     how well each tile's (and the marker's) mixes fit, how much of each window stands off
     the table, and the heap the point was split from (its tiles, its area per tile, this
     point's share of it): a hand, a sleeve or a mat is no tile, whatever colour it is."""
-    n = patch.shape[0]
-    ppm = _CENTER_PX_PER_MM
-    parts, fits, off_table = [], None, []
-    for size in (_PILE_WIN, _PILE_WIDE):
-        half = max(2, round(size * TILE_MM * ppm))
-        pixels, hists, glare, lifted = [], [], [], []
-        for x, y in sites:
-            x0 = min(max(0, round(x) - half), n - 2 * half)
-            y0 = min(max(0, round(y) - half), n - 2 * half)
-            box = patch[y0:y0 + 2 * half, x0:x0 + 2 * half]
-            w = color.word_indices(box).ravel()
-            hists.append(np.bincount(w[w >= 0], minlength=len(color.WORD_NAMES)))
-            glare.append((w < 0).sum())
-            pixels.append(box.reshape(-1, 3))
-            lifted.append(fg[y0:y0 + 2 * half, x0:x0 + 2 * half].mean())
-        hists_a = np.array(hists, np.float64).reshape(len(sites), -1)
-        parts.append(window_features(np.array(pixels).reshape(len(sites), -1, 3), hists_a,
-                                     np.array(glare, np.float64)))
-        off_table.append(lifted)
-        if fits is None:
-            per_px = np.maximum(1.0, hists_a.sum(axis=1))
-            fits = np.stack([(hists_a @ color._log_mixes(color.TILE_MIXES[c]).T).max(axis=1)
-                             for c in (*COLORS, MARKER)], axis=1) / per_px[:, None]
-    return np.concatenate([*parts, fits, np.array(off_table).T.reshape(len(sites), 2), blobs], axis=1)
+    looks = [_window_looks(patch, words, sites, max(2, round(size * TILE_MM * _CENTER_PX_PER_MM)))
+             for size in (_PILE_WIN, _PILE_WIDE)]
+    fits = _mix_fits(looks[0][1], [color.TILE_MIXES[c] for c in (*COLORS, MARKER)])
+    off_table = np.array([[fg[box].mean() for box in boxes] for _, _, boxes in looks]).T
+    return np.concatenate([*(features for features, _, _ in looks), fits, off_table, blobs], axis=1)
