@@ -15,6 +15,7 @@ from vision.factories import CenterReading, FactoryReading
 @pytest.mark.parametrize("argv, named", [
     (["--jobs", "0"], "--jobs 0"),
     (["--set", "1000:0"], "'1000:0' is not SEED:FIRST:COUNT"),
+    (["--kinds", "center", "centre"], "--kinds centre: no such model"),
 ])
 def test_bad_arguments_are_named_and_write_nothing(argv, named, capsys):
     before = calibrate.OUT.read_bytes()

@@ -198,6 +198,10 @@ def _center_places(reading: CenterReading, tiles: list[dict],
 
 _CENTER_REACH = 0.6  # tiles: a point of the pile this near a tile's top is on that tile
 
+# Every model calibrate fits: the places' on either side, the sides', the discs' and the centre's.
+KINDS = sorted({place_kind(p, side) for p in PLACES for side in ("colored", "grey")}
+               | {side_kind(p) for p in PLACES if p[0] == "wall"} | {FACTORY_MODEL, CENTER_MODEL})
+
 
 def _hidden_tiles(colors: list[str], seen: list[str]) -> list[bool | None]:
     """Which of a disc's tiles (in the truth's order) are hidden, given the colours seen
@@ -299,6 +303,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.jobs < 1:
         parser.error(f"--jobs {args.jobs}: at least one process is needed")
+    unknown_kinds = sorted(set(args.kinds or ()) - set(KINDS))
+    if unknown_kinds:
+        parser.error(f"--kinds {' '.join(unknown_kinds)}: no such model (the models: {' '.join(KINDS)})")
     cv2.setNumThreads(1)
     chunks = []
     for spec in args.sets or ["1000:0:200"]:
