@@ -248,3 +248,35 @@ def test_a_hands_fingers_by_the_centre_pile_are_no_tiles():
     frame, truth = render_table(content, cond, rng)
     assert cond.hand and truth["center"]["unknown"] == 0
     assert recognize(frame)["center"] == truth["center"]
+
+
+def test_a_ring_found_round_a_discs_tiles_gives_way_to_the_disc_round_it():
+    # Seed 7, frame 100 (the benchmark's): a white tile beside a yellow one shows cream
+    # giving way to orange, as a disc's ring does at its rim. The disc was taken for a
+    # small one round its tiles, and the disc itself, read from another part of its
+    # blue, was dropped as lying over it.
+    content, cond, rng = mixed_table(7, 100)
+    frame, truth = render_table(content, cond, rng)
+    obs = recognize(frame)
+    tiles = ["black", "red", "white", "yellow"]
+    expected = next(f for f in truth["factories"] if sorted(f["tiles"]) == tiles)
+    found = _nearest(obs["factories"], expected["center"])
+    px_per_mm = truth["geometry"]["camera"]["px_per_mm"]
+    assert np.hypot(*np.subtract(found["center"], expected["center"])) < 3 * px_per_mm
+    assert sorted(found["tiles"]) == tiles and found["unknown"] == 0
+
+
+def _disc_at(x: float, radius: float) -> factories.FactoryReading:
+    return factories.FactoryReading(np.array([x, 0.0]), radius, [], 0, 1.0)
+
+
+def test_a_disc_read_over_a_smaller_one_replaces_it_and_one_as_big_is_dropped():
+    small, other = _disc_at(0.0, 50.0), _disc_at(500.0, 80.0)
+    bigger = _disc_at(30.0, 80.0)
+    kept = factories._with_disc([small, other], bigger)
+    assert len(kept) == 2 and kept[0] is other and kept[1] is bigger
+    as_big = _disc_at(30.0, 55.0)
+    kept = factories._with_disc([small, other], as_big)
+    assert len(kept) == 2 and kept[0] is small and kept[1] is other
+    apart = _disc_at(200.0, 50.0)
+    assert factories._with_disc([small, other], apart)[-1] is apart

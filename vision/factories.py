@@ -171,8 +171,7 @@ def read_factories(frame: np.ndarray, blue: np.ndarray, scale: float, wb: WhiteB
             tried.append(ppm)
             reading = _read_disc(frame, c_img, ppm, wb, top_of)
             if reading is not None:
-                if not any(math.dist(f.center, reading.center) < f.radius for f in factories):
-                    factories.append(reading)
+                factories = _with_disc(factories, reading)
                 break
     if factories:
         middle = np.mean([f.center for f in factories], axis=0)
@@ -181,6 +180,24 @@ def read_factories(frame: np.ndarray, blue: np.ndarray, scale: float, wb: WhiteB
     if top_of is not None and len(factories) >= 3:
         center = _read_center(frame, plane, factories, wb, top_of)
     return factories, center
+
+
+# A disc read this many times as big as discs it lies over replaces them (see _with_disc).
+_BIGGER_DISC = 1.2
+
+
+def _with_disc(factories: list[FactoryReading], reading: FactoryReading) -> list[FactoryReading]:
+    """The discs read so far with one more, unless it lies over one of them. A white tile
+    beside a yellow or red one shows cream giving way to orange, as a disc's ring does at
+    its rim: a disc read that much smaller round its tiles is no disc when a bigger one
+    is read round it, and gives way."""
+    over = [f for f in factories if math.dist(f.center, reading.center) < max(f.radius, reading.radius)]
+    if not over:
+        return [*factories, reading]
+    if all(reading.radius > _BIGGER_DISC * f.radius and math.dist(f.center, reading.center) < reading.radius
+           for f in over):
+        return [f for f in factories if all(f is not o for o in over)] + [reading]
+    return factories
 
 
 def _local_ppm(plane: _Plane, p_mm: np.ndarray) -> float:
