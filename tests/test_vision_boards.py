@@ -17,6 +17,7 @@ from vision.boards import (
     _looks_like_board,
     _plane_from_sides,
     _refined,
+    _unspeckled,
     _visible_sides,
 )
 from vision.cells import wall_center
@@ -640,3 +641,43 @@ def test_a_board_sure_of_the_grey_side_under_a_sleeve_is_read_on_the_side_the_ot
     obs, truth, cond = _recognized(9, 132)
     assert cond.hand and truth["boards"][3]["side"] == "colored"
     _assert_every_place_in_view_read(obs, truth["boards"][3])
+
+
+def test_a_board_beside_a_dark_mat_is_outlined_without_the_mats_speckle():
+    # Seed 9, frame 99 (the benchmark's): noise on a dark grey mat passes for the boards'
+    # blue pixel by pixel, and closing the mask joined the mat to the board beside it in
+    # one outline: the board was not found.
+    obs, truth, cond = _recognized(9, 99)
+    assert not cond.hand and cond.mats
+    _assert_every_place_in_view_read(obs, truth["boards"][1])
+
+
+def _speckled_beside_a_frame(solid: bool) -> tuple[np.ndarray, np.ndarray]:
+    """A small balanced frame: a board's blue frame (a square band) and, touching it, a
+    dark grey patch whose noise passes for blue in scattered pixels, or in all of them
+    (`solid`, a sleeve); and its blue mask."""
+    rng = np.random.default_rng(0)
+    small = np.full((200, 300, 3), (40, 90, 140), np.uint8)  # a wooden table
+    cv2.rectangle(small, (20, 20), (140, 140), (170, 100, 30), 12)  # the blue frame
+    patch = np.full((120, 120, 3), (84, 76, 72), np.int16) + rng.integers(-6, 7, (120, 120, 3))
+    small[30:150, 146:266] = np.clip(patch, 0, 255).astype(np.uint8)
+    blue = np.zeros(small.shape[:2], np.uint8)
+    cv2.rectangle(blue, (20, 20), (140, 140), 255, 12)
+    grey = np.ones((120, 120), bool) if solid else rng.random((120, 120)) < 0.5
+    blue[30:150, 146:266][grey] = 255
+    return small, blue
+
+
+@pytest.mark.parametrize("solid", [False, True])
+def test_speckle_joined_to_a_boards_frame_is_left_out_a_solid_sleeve_is_not(solid):
+    small, blue = _speckled_beside_a_frame(solid)
+    k = np.ones((3, 3), np.uint8)
+    mask = cv2.morphologyEx(blue, cv2.MORPH_CLOSE, k)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    assert len(contours) == 1  # the frame and the patch, joined
+    after = _unspeckled(list(contours), blue, mask, small, closing=k, least=100.0)
+    widths = sorted(cv2.boundingRect(c)[2] for c in after if cv2.contourArea(c) > 100)
+    if solid:
+        assert widths == [cv2.boundingRect(contours[0])[2]]  # kept whole: a sleeve lies over it
+    else:
+        assert widths == [133]  # the frame alone

@@ -72,13 +72,15 @@ def find_boards(small: np.ndarray, blue: np.ndarray, scale: float, full: np.ndar
     """Boards in `small` (the white-balanced frame reduced by `scale`; `blue`, its
     blue_mask); homographies are returned for `full`, the original frame."""
     k = max(3, round(3 * small.shape[1] / 960)) | 1
-    mask = cv2.morphologyEx(blue, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    closing = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    mask = cv2.morphologyEx(blue, cv2.MORPH_CLOSE, closing)
     width = mask.shape[1]
     wide = _wide_blue(mask, round(_WIDE_BLUE * width), _WIDE_BLUE_AREA * width**2)
     mask = np.where(wide, 0, mask).astype(np.uint8)
     cover = _Sleeves.of(wide) if wide.any() else None
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     area_img = small.shape[0] * small.shape[1]
+    contours = _unspeckled(contours, blue, mask, small, closing=closing, least=_WHOLE_LEAST * area_img)
     found: list[BoardFind] = []
     cut: list[np.ndarray] = []
     blocked: list[np.ndarray] = []  # whole outlines that did not make a board: maybe something stands over it
@@ -87,7 +89,7 @@ def find_boards(small: np.ndarray, blue: np.ndarray, scale: float, full: np.ndar
         hull_area = cv2.contourArea(cv2.convexHull(contour))
         if hull_area > 0.5 * area_img:
             continue
-        if hull_area < max(600.0, 0.002 * area_img):
+        if hull_area < max(600.0, _WHOLE_LEAST * area_img):
             if hull_area >= _PIECE_LEAST * area_img:
                 pieces.append(contour)
             continue
@@ -239,6 +241,49 @@ class _Sleeves:
 
 
 _PIECE_LEAST = 0.0005  # of the frame's area: smaller outlines are no part of a board's frame
+_WHOLE_LEAST = 0.002  # ... and no whole board
+
+# Noise on a dark grey (a felt mat, a deep shadow) passes for the boards' blue pixel by
+# pixel: a speckle that closing the mask makes solid, joined to any board beside it into
+# one outline. Speckle is blue of little chroma (the most of B, G, R less the least,
+# balanced: under 25) in scraps that an opening of 3 px removes. Of 2,000 frames (seeds 7
+# and 9), six outlines of a board's size had more than 5% of their blue in such scraps:
+# those a mat's speckle joined a board to, 17-23%, nearly all their pale blue; those a
+# dark sleeve or hand lay on, 13-17%, but as much again of their pale blue solid.
+_SPECKLE_CHROMA = 25
+_SPECKLED = 0.15  # of an outline's blue in scraps, and ...
+_SPECKLED_PALE = 0.75  # ... of its pale blue: speckle, and all its pale blue is left out
+
+
+def _unspeckled(contours: list[np.ndarray], blue: np.ndarray, mask: np.ndarray, small: np.ndarray, *,
+                closing: np.ndarray, least: float) -> list[np.ndarray]:
+    """The outlines of the closed blue `mask`; one at least `least` px in area whose blue
+    is much speckle is outlined again without it."""
+    b, g, r = cv2.split(small)
+    pale = cv2.subtract(cv2.max(cv2.max(b, g), r), cv2.min(cv2.min(b, g), r)) < _SPECKLE_CHROMA
+    out = []
+    for contour in contours:
+        x, y, w, h = cv2.boundingRect(contour)
+        if w * h < least:
+            out.append(contour)
+            continue
+        inside = np.zeros((h, w), np.uint8)
+        cv2.drawContours(inside, [contour], -1, 1, -1, offset=(-x, -y))
+        print_ = (blue[y:y + h, x:x + w] > 0) & (inside > 0)
+        pale_print = (print_ & pale[y:y + h, x:x + w]).astype(np.uint8)
+        solid = cv2.morphologyEx(pale_print, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) > 0
+        scraps = (pale_print > 0) & ~solid
+        if scraps.sum() <= max(_SPECKLED * print_.sum(), _SPECKLED_PALE * pale_print.sum()):
+            out.append(contour)
+            continue
+        vivid = (print_ & (pale_print == 0)).astype(np.uint8) * 255
+        clean = cv2.morphologyEx(vivid, cv2.MORPH_CLOSE, closing)
+        clean &= mask[y:y + h, x:x + w]
+        parts, _ = cv2.findContours(clean, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE, offset=(x, y))
+        out.extend(parts)
+    return out
+
+
 _PIECES_MOST = 8  # the largest outlines left over that are tried in pairs
 _PIECE_GAP = 0.4  # an arm's width at most, in boards' diagonals
 # Their joined hull, in boards' diagonals squared (a whole board: 0.5; an arm across one
