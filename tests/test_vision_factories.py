@@ -280,3 +280,77 @@ def test_a_disc_read_over_a_smaller_one_replaces_it_and_one_as_big_is_dropped():
     assert len(kept) == 2 and kept[0] is small and kept[1] is other
     apart = _disc_at(200.0, 50.0)
     assert factories._with_disc([small, other], apart)[-1] is apart
+
+
+def test_discs_a_hand_hides_wholly_are_given_where_the_circle_puts_them():
+    # Seed 7, frame 9 (the benchmark's): a hand lies over two discs of nine, each with
+    # four tiles. They were left out, and the discs after them numbered one or two less.
+    content, cond, rng = mixed_table(7, 9)
+    frame, truth = render_table(content, cond, rng)
+    hidden = [f for f in truth["factories"] if not f["tiles"] and f["unknown"] == 4]
+    assert cond.hand and len(hidden) == 2 and len(truth["factories"]) == 9
+    obs = recognize(frame)
+    assert len(obs["factories"]) == 9
+    px_per_mm = truth["geometry"]["camera"]["px_per_mm"]
+    for expected in hidden:
+        found = _nearest(obs["factories"], expected["center"])
+        assert np.hypot(*np.subtract(found["center"], expected["center"])) < 20 * px_per_mm
+        assert found["tiles"] == [] and found["unknown"] == 4
+
+
+class _FlatPlane:
+    """A table plane seen from straight above, 2 image px a mm, its origin at (500, 400)."""
+
+    def to_plane(self, pts):
+        return (np.asarray(pts, float) - [500.0, 400.0]) / 2.0
+
+    def to_image(self, pts):
+        return np.asarray(pts, float) * 2.0 + [500.0, 400.0]
+
+
+def _discs_on_a_circle(n: int, keep: list[int], radius_mm: float = 160.0) -> list[factories.FactoryReading]:
+    plane = _FlatPlane()
+    angles = [2 * np.pi * k / n + 0.3 for k in keep]
+    return [factories.FactoryReading(plane.to_image([[radius_mm * np.cos(a), radius_mm * np.sin(a)]])[0],
+                                     90.0, ["red"], 0, 1.0) for a in angles]
+
+
+@pytest.fixture
+def flat():
+    return _FlatPlane()
+
+
+def test_discs_missing_from_a_circle_are_placed_in_its_gaps(flat):
+    read = _discs_on_a_circle(9, [0, 1, 3, 4, 5, 7, 8])
+    unread = factories._unread_discs(read, 9, flat, 1000, 800)
+    assert len(unread) == 2 and all(d.tiles == [] and d.unknown == 4 and d.confidence == 0.0 for d in unread)
+    want = [flat.to_image([[160 * np.cos(a), 160 * np.sin(a)]])[0] for a in (2 * np.pi * 2 / 9 + 0.3,
+                                                                            2 * np.pi * 6 / 9 + 0.3)]
+    got = sorted((d.center for d in unread), key=lambda c: c[1])
+    assert np.allclose(sorted(want, key=lambda c: c[1]), got, atol=1.0)
+
+
+def test_no_disc_is_made_up_where_the_gaps_do_not_account_for_those_missing(flat):
+    read = _discs_on_a_circle(9, [0, 1, 2, 3, 4, 5, 6, 7, 8])
+    assert factories._unread_discs(read, 9, flat, 1000, 800) == []  # none missing
+    # Seven discs evenly round the circle, nine expected: no gap holds a disc.
+    assert factories._unread_discs(_discs_on_a_circle(7, list(range(7))), 9, flat, 1000, 800) == []
+    # One gap of three spacings (two discs) but only one missing: the circle is read wrong.
+    assert factories._unread_discs(_discs_on_a_circle(9, [0, 1, 2, 3, 4, 5, 6]), 8, flat, 1000, 800) == []
+
+
+def test_no_disc_is_made_up_round_a_circle_too_small_or_not_round(flat):
+    # Too small: nine discs 45 mm in radius do not fit round a circle 100 mm across.
+    small = _discs_on_a_circle(9, [0, 1, 3, 4, 5, 7, 8], 100.0)
+    assert factories._unread_discs(small, 9, flat, 1000, 800) == []
+    read = _discs_on_a_circle(9, [0, 1, 3, 4, 5, 7, 8])
+    read[0] = factories.FactoryReading(read[0].center * 1.3 - [150.0, 120.0], 90.0, [], 0, 1.0)  # 30% out
+    assert factories._unread_discs(read, 9, flat, 1000, 800) == []
+    # Three discs read lie on some circle, whatever the table's is.
+    assert factories._unread_discs(_discs_on_a_circle(5, [0, 2, 3]), 5, flat, 1000, 800) == []
+
+
+def test_a_disc_missing_out_of_the_frame_is_not_given(flat):
+    read = _discs_on_a_circle(9, [0, 1, 3, 4, 5, 6, 7, 8])
+    assert len(factories._unread_discs(read, 9, flat, 1000, 800)) == 1
+    assert factories._unread_discs(read, 9, flat, 1000, 560) == []  # its middle lies below the frame

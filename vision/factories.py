@@ -120,11 +120,14 @@ def _plane_for(boards: list[BoardFind], point: np.ndarray) -> _Plane:
 
 
 def read_factories(frame: np.ndarray, blue: np.ndarray, scale: float, wb: WhiteBalance,
-                   boards: list[BoardFind]) -> tuple[list[FactoryReading], CenterReading | None]:
+                   boards: list[BoardFind], *, expected: int | None = None
+                   ) -> tuple[list[FactoryReading], CenterReading | None]:
     """Discs found by their own print (blue sunburst inside a cream ring inside an
     orange-brown rim), each read in its own rectified view; the boards, when found,
     only hide their own blue and give the table plane for the centre pile. `blue`: the
-    blue_mask of the balanced frame reduced by `scale`."""
+    blue_mask of the balanced frame reduced by `scale`. With `expected` (how many discs
+    the game lays out), a disc the circle of those read shows to lie where none was read
+    is given with its places unknown (see _unread_discs)."""
     if not boards:
         # No board's cream balanced the frame: the brightest things on the table stand in,
         # enough to find the discs' cream rings, and each disc's own ring does the rest.
@@ -173,6 +176,8 @@ def read_factories(frame: np.ndarray, blue: np.ndarray, scale: float, wb: WhiteB
             if reading is not None:
                 factories = _with_disc(factories, reading)
                 break
+    if plane is not None and expected is not None:
+        factories += _unread_discs(factories, expected, plane, frame.shape[1], frame.shape[0])
     if factories:
         middle = np.mean([f.center for f in factories], axis=0)
         factories = [factories[i] for i in clockwise_from_bottom([f.center for f in factories], middle)]
@@ -180,6 +185,56 @@ def read_factories(frame: np.ndarray, blue: np.ndarray, scale: float, wb: WhiteB
     if top_of is not None and len(factories) >= 3:
         center = _read_center(frame, plane, factories, wb, top_of)
     return factories, center
+
+
+# The circle of discs read is trusted when every disc read lies within this share of its
+# radius of it (a layout's discs lie within 10 mm, on circles of 140-190 mm), and when
+# discs as many as the game lays out fit round it without overlapping.
+_ROUND_WITHIN = 0.12
+_UNREAD_LEAST_READ = 4  # fewer discs read fit a circle exactly, whatever it is
+
+
+def _unread_discs(factories: list[FactoryReading], expected: int, plane: _Plane,
+                  width: int, height: int) -> list[FactoryReading]:
+    """The discs not read that the circle of those read shows to be there (a hand over
+    them, mostly): the game lays its discs out in a circle, about evenly spaced, so a
+    gap between two neighbours read that spans k + 1 spacings holds k discs. Each is
+    placed evenly in its gap, on the circle, with all four places unknown; none when
+    the gaps do not account for every disc missing (the circle is read wrong, or the
+    discs are not laid out evenly), and none whose middle is out of the frame."""
+    missing = expected - len(factories)
+    if missing <= 0 or len(factories) < _UNREAD_LEAST_READ:
+        return []
+    pts = plane.to_plane(np.array([f.center for f in factories]))
+    middle, radius = _circle_through(pts)
+    off = np.abs(np.linalg.norm(pts - middle, axis=1) - radius)
+    if radius * math.sin(math.pi / expected) < DISC_RADIUS_MM or off.max() > _ROUND_WITHIN * radius:
+        return []
+    angles = np.sort(np.arctan2(pts[:, 1] - middle[1], pts[:, 0] - middle[0]))
+    gaps = np.diff(np.append(angles, angles[0] + 2 * math.pi))
+    step = 2 * math.pi / expected
+    held = np.maximum(np.round(gaps / step).astype(int) - 1, 0)
+    if held.sum() != missing:
+        return []
+    size = float(np.median([f.radius for f in factories]))  # image px: all discs are one size
+    unread = []
+    for start, gap, k in zip(angles, gaps, held, strict=True):
+        for j in range(1, k + 1):
+            a = start + gap * j / (k + 1)
+            at = plane.to_image([middle + radius * np.array([math.cos(a), math.sin(a)])])[0]
+            if 0 <= at[0] < width and 0 <= at[1] < height:
+                unread.append(FactoryReading(at, size, [], 4, 0.0))
+    return unread
+
+
+def _circle_through(pts: np.ndarray) -> tuple[np.ndarray, float]:
+    """The circle nearest to points (least squares, algebraic): its middle and radius
+    (0 when the points lie on no circle, as on a line)."""
+    a = np.column_stack([2 * pts, np.ones(len(pts))])
+    b = (pts**2).sum(axis=1)
+    (cx, cy, c), *_ = np.linalg.lstsq(a, b, rcond=None)
+    r2 = c + cx**2 + cy**2
+    return np.array([cx, cy]), float(math.sqrt(r2)) if r2 > 0 else 0.0
 
 
 # A disc read this many times as big as discs it lies over replaces them (see _with_disc).
