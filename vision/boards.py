@@ -259,8 +259,6 @@ def _unspeckled(contours: list[np.ndarray], blue: np.ndarray, mask: np.ndarray, 
                 closing: np.ndarray, least: float) -> list[np.ndarray]:
     """The outlines of the closed blue `mask`; one at least `least` px in area whose blue
     is much speckle is outlined again without it."""
-    b, g, r = cv2.split(small)
-    pale = cv2.subtract(cv2.max(cv2.max(b, g), r), cv2.min(cv2.min(b, g), r)) < _SPECKLE_CHROMA
     out = []
     for contour in contours:
         x, y, w, h = cv2.boundingRect(contour)
@@ -270,7 +268,9 @@ def _unspeckled(contours: list[np.ndarray], blue: np.ndarray, mask: np.ndarray, 
         inside = np.zeros((h, w), np.uint8)
         cv2.drawContours(inside, [contour], -1, 1, -1, offset=(-x, -y))
         print_ = (blue[y:y + h, x:x + w] > 0) & (inside > 0)
-        pale_print = (print_ & pale[y:y + h, x:x + w]).astype(np.uint8)
+        b, g, r = cv2.split(small[y:y + h, x:x + w])
+        pale = cv2.subtract(cv2.max(cv2.max(b, g), r), cv2.min(cv2.min(b, g), r)) < _SPECKLE_CHROMA
+        pale_print = (print_ & pale).astype(np.uint8)
         solid = cv2.morphologyEx(pale_print, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) > 0
         scraps = (pale_print > 0) & ~solid
         if scraps.sum() <= max(_SPECKLED * print_.sum(), _SPECKLED_PALE * pale_print.sum()):
