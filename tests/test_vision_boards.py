@@ -643,11 +643,14 @@ def test_a_board_sure_of_the_grey_side_under_a_sleeve_is_read_on_the_side_the_ot
     _assert_every_place_in_view_read(obs, truth["boards"][3])
 
 
-def test_a_board_beside_a_dark_mat_is_outlined_without_the_mats_speckle():
-    # Seed 9, frame 99 (the benchmark's): noise on a dark grey mat passes for the boards'
-    # blue pixel by pixel, and closing the mask joined the mat to the board beside it in
-    # one outline: the board was not found.
-    obs, truth, cond = _recognized(9, 99)
+@pytest.mark.parametrize("frame", [89, 99])
+def test_a_board_beside_a_dark_mat_is_outlined_without_the_mats_speckle(frame):
+    # Seed 9 (the benchmark's): noise on a dark grey mat passes for the boards' blue pixel
+    # by pixel, and closing the mask joined the mat to the board beside it in one outline:
+    # the board was not found, or found askew with nothing read. (Frame 89: its speckle
+    # vivid enough to pass for print left the outline askew at a corner, and ten places
+    # unread.)
+    obs, truth, cond = _recognized(9, frame)
     assert not cond.hand and cond.mats
     _assert_every_place_in_view_read(obs, truth["boards"][1])
 

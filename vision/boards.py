@@ -276,7 +276,9 @@ def _unspeckled(contours: list[np.ndarray], blue: np.ndarray, mask: np.ndarray, 
         if scraps.sum() <= max(_SPECKLED * print_.sum(), _SPECKLED_PALE * pale_print.sum()):
             out.append(contour)
             continue
-        vivid = (print_ & (pale_print == 0)).astype(np.uint8) * 255
+        # What of the speckle is vivid enough to stay is scraps too: opened away.
+        vivid = cv2.morphologyEx((print_ & (pale_print == 0)).astype(np.uint8) * 255, cv2.MORPH_OPEN,
+                                 np.ones((3, 3), np.uint8))
         clean = cv2.morphologyEx(vivid, cv2.MORPH_CLOSE, closing)
         clean &= mask[y:y + h, x:x + w]
         parts, _ = cv2.findContours(clean, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE, offset=(x, y))
