@@ -340,7 +340,7 @@ def test_no_disc_is_made_up_where_the_gaps_do_not_account_for_those_missing(flat
 
 
 def test_no_disc_is_made_up_round_a_circle_too_small_or_not_round(flat):
-    # Too small: nine discs 45 mm in radius do not fit round a circle 100 mm across.
+    # Too small: nine discs 45 mm in radius do not fit round a circle 100 mm in radius.
     small = _discs_on_a_circle(9, [0, 1, 3, 4, 5, 7, 8], 100.0)
     assert factories._unread_discs(small, 9, flat, 1000, 800) == []
     read = _discs_on_a_circle(9, [0, 1, 3, 4, 5, 7, 8])

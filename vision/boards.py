@@ -257,8 +257,8 @@ _SPECKLED_PALE = 0.75  # ... of its pale blue: speckle, and all its pale blue is
 
 def _unspeckled(contours: list[np.ndarray], blue: np.ndarray, mask: np.ndarray, small: np.ndarray, *,
                 closing: np.ndarray, least: float) -> list[np.ndarray]:
-    """The outlines of the closed blue `mask`; one at least `least` px in area whose blue
-    is much speckle is outlined again without it."""
+    """The outlines of the closed blue `mask`; one whose box is at least `least` px in
+    area and whose blue is much speckle is outlined again without it."""
     out = []
     for contour in contours:
         x, y, w, h = cv2.boundingRect(contour)

@@ -229,7 +229,7 @@ def _unread_discs(factories: list[FactoryReading], expected: int, plane: _Plane,
 
 def _circle_through(pts: np.ndarray) -> tuple[np.ndarray, float]:
     """The circle nearest to points (least squares, algebraic): its middle and radius
-    (0 when the points lie on no circle, as on a line)."""
+    (0 when the fit gives no real circle)."""
     a = np.column_stack([2 * pts, np.ones(len(pts))])
     b = (pts**2).sum(axis=1)
     (cx, cy, c), *_ = np.linalg.lstsq(a, b, rcond=None)

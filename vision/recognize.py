@@ -58,7 +58,7 @@ def analyse(frame_bgr: np.ndarray, players: int | None = None) -> Recognition:
 
     table_wb = WhiteBalance.combine(_table_balances([r for _, r in readings]))
     # The game lays out two discs a player and one more.
-    seated = players if players is not None else len(readings) if len(readings) >= 2 else None
+    seated = players if players is not None else (len(readings) if len(readings) >= 2 else None)
     factories, center = read_factories(frame, blue, scale, table_wb, [b for b, _ in readings],
                                        expected=2 * seated + 1 if seated else None)
 
