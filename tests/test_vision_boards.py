@@ -657,8 +657,9 @@ def test_a_board_beside_a_dark_mat_is_outlined_without_the_mats_speckle(frame):
 
 def _speckled_beside_a_frame(solid: bool) -> tuple[np.ndarray, np.ndarray]:
     """A small balanced frame: a board's blue frame (a square band) and, touching it, a
-    dark grey patch whose noise passes for blue in scattered pixels, or in all of them
-    (`solid`, a sleeve); and its blue mask."""
+    dark grey patch whose noise passes for blue in scattered pixels (a mat), or in all of
+    its nearer half and scattered pixels of the rest (`solid`: a sleeve, frayed); and its
+    blue mask."""
     rng = np.random.default_rng(0)
     small = np.full((200, 300, 3), (40, 90, 140), np.uint8)  # a wooden table
     cv2.rectangle(small, (20, 20), (140, 140), (170, 100, 30), 12)  # the blue frame
@@ -666,7 +667,9 @@ def _speckled_beside_a_frame(solid: bool) -> tuple[np.ndarray, np.ndarray]:
     small[30:150, 146:266] = np.clip(patch, 0, 255).astype(np.uint8)
     blue = np.zeros(small.shape[:2], np.uint8)
     cv2.rectangle(blue, (20, 20), (140, 140), 255, 12)
-    grey = np.ones((120, 120), bool) if solid else rng.random((120, 120)) < 0.5
+    grey = rng.random((120, 120)) < 0.5
+    if solid:
+        grey[:, :60] = True
     blue[30:150, 146:266][grey] = 255
     return small, blue
 
