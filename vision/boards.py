@@ -459,35 +459,25 @@ def _cut_board(contour: np.ndarray, small: np.ndarray, scale: float, full: np.nd
         sides = [sides[(cut + 1 + j) % 4] for j in range(3)]
     if len(sides) != 3:
         return None
-    c1, c2 = _intersect(sides[0], sides[1]), _intersect(sides[1], sides[2])
-    # The plane a whole board measures, extrapolated to this one, can be off by a fifth
-    # across a wide frame; then the board's own sides measure it.
-    if to_mm is not None:
-        p1, p2 = apply_h(to_mm, [c1, c2])
-        length = float(np.linalg.norm(p2 - p1))
-        if not 0.85 * BOARD_H_MM < length < 1.15 * BOARD_W_MM:
-            to_mm = None
-    if to_mm is None:
-        unit = _plane_from_sides(sides, small.shape[1], small.shape[0])
-        if unit is None:
-            return None
-        # The side in view is the board's width or its height: either way about this long.
-        to_mm = np.diag([(BOARD_W_MM + BOARD_H_MM) / 2] * 2 + [1.0]) @ unit
-        p1, p2 = apply_h(to_mm, [c1, c2])
-        length = float(np.linalg.norm(p2 - p1))
-    normal = np.array([-(p2 - p1)[1], (p2 - p1)[0]]) / length
-    inward = apply_h(to_mm, [sides[0][0], sides[2][0]]).mean(axis=0) - (p1 + p2) / 2
-    if normal @ inward < 0:
-        normal = -normal
-    from_mm = np.linalg.inv(to_mm)
-    best = untold = None
+    told, untold = _from_three_sides(sides, small, scale, full, wb, to_mm=to_mm, occluded=occluded,
+                                     cover=cover)
+    return max(told, key=lambda b: b.confidence, default=None) or untold
+
+
+def _from_three_sides(sides: list[tuple[np.ndarray, np.ndarray]], small: np.ndarray, scale: float,
+                      full: np.ndarray, wb: WhiteBalance, *, to_mm: np.ndarray | None, occluded: bool,
+                      cover: _Sleeves | None) -> tuple[list[BoardFind], BoardFind | None]:
+    """The board whose side in view is the middle one of three sides (lines in `small`,
+    in order round it), rebuilt whole (see _run_on): the boards rebuilt whose strip
+    tells their turn, and one whose strip does not."""
+    told: list[BoardFind] = []
+    untold = None
     # Whether the whole side in view is the board's width or its height is told by the
     # board's own print (which side is the owner's top), so both are tried.
-    for along, across in ((BOARD_W_MM, BOARD_H_MM), (BOARD_H_MM, BOARD_W_MM)):
-        depth = length * across / along
-        far = apply_h(from_mm, [p2 + normal * depth, p1 + normal * depth])
-        quad = order_clockwise(np.array([c1, c2, far[0], far[1]]))
-        board = _orient_and_refine(small, quad, scale, full, wb, partial=True, occluded=occluded, cover=cover)
+    for is_width, quad in _run_on(sides, small, to_mm):
+        c1, c2 = quad[:2]
+        board = _orient_and_refine(small, order_clockwise(quad), scale, full, wb, partial=True,
+                                   occluded=occluded, cover=cover)
         if board is None:
             continue
         if not board.turn_told:
@@ -499,12 +489,79 @@ def _cut_board(contour: np.ndarray, small: np.ndarray, scale: float, full: np.nd
         q = board.quad * scale
         d = [min(np.linalg.norm(q[i] - c1) + np.linalg.norm(q[(i + 1) % 4] - c2),
                  np.linalg.norm(q[i] - c2) + np.linalg.norm(q[(i + 1) % 4] - c1)) for i in range(4)]
-        is_width = int(np.argmin(d)) % 2 == 0
-        if is_width != (along == BOARD_W_MM):
+        if (int(np.argmin(d)) % 2 == 0) != is_width:
             continue
-        if best is None or board.confidence > best.confidence:
-            best = board
-    return best or untold
+        told.append(board)
+    return told, untold
+
+
+def _run_on(sides: list[tuple[np.ndarray, np.ndarray]], small: np.ndarray,
+            to_mm: np.ndarray | None) -> list[tuple[bool, np.ndarray]]:
+    """The quads (in `small`: the middle side's ends, then the far side's, in order round
+    it) whose middle side is that of three sides (lines in `small`, in order round the
+    board) and whose far side lies at a board's size from it on the table plane (`to_mm`,
+    small px -> mm; else the sides and a typical lens measure it): one with the middle
+    side the board's width (True), one with it its height."""
+    c1, c2 = _intersect(sides[0], sides[1]), _intersect(sides[1], sides[2])
+    # The plane a whole board measures, extrapolated to this one, can be off by a fifth
+    # across a wide frame; then the board's own sides measure it.
+    if to_mm is not None:
+        p1, p2 = apply_h(to_mm, [c1, c2])
+        length = float(np.linalg.norm(p2 - p1))
+        if not 0.85 * BOARD_H_MM < length < 1.15 * BOARD_W_MM:
+            to_mm = None
+    if to_mm is None:
+        unit = _plane_from_sides(sides, small.shape[1], small.shape[0])
+        if unit is None:
+            return []
+        # The side in view is the board's width or its height: either way about this long.
+        to_mm = np.diag([(BOARD_W_MM + BOARD_H_MM) / 2] * 2 + [1.0]) @ unit
+        p1, p2 = apply_h(to_mm, [c1, c2])
+        length = float(np.linalg.norm(p2 - p1))
+    normal = np.array([-(p2 - p1)[1], (p2 - p1)[0]]) / length
+    inward = apply_h(to_mm, [sides[0][0], sides[2][0]]).mean(axis=0) - (p1 + p2) / 2
+    if normal @ inward < 0:
+        normal = -normal
+    from_mm = np.linalg.inv(to_mm)
+    out = []
+    for along, across in ((BOARD_W_MM, BOARD_H_MM), (BOARD_H_MM, BOARD_W_MM)):
+        depth = length * across / along
+        far = apply_h(from_mm, [p2 + normal * depth, p1 + normal * depth])
+        out.append((along == BOARD_W_MM, np.array([c1, c2, far[0], far[1]])))
+    return out
+
+
+def grown(board: BoardFind, small: np.ndarray, scale: float, full: np.ndarray, wb: WhiteBalance, *,
+          to_mm: np.ndarray | None) -> list[BoardFind]:
+    """The board an outline cut short along something over it (a hand, an arm) may be:
+    each side of its quad kept, and its two neighbours run on from it to a board's size
+    on the table plane (`to_mm`, small px -> mm, if a board measured it), turned as it
+    was found or as its strip, in view grown whole, tells. Its corners lie on the
+    board's sides however short it was cut, so whichever side of it is the board's
+    whole side rebuilds the board; only the board's print tells which. A side the plane
+    measures shorter or longer than any of a board's is none of them."""
+    quad = board.quad * scale  # from the owner's top-left: sides 0 and 2 run along its width
+    lines = [(quad[k], quad[(k + 1) % 4] - quad[k]) for k in range(4)]
+    out = []
+    for k in range(4):
+        if min(np.linalg.norm(lines[j][1]) for j in (k - 1, k, (k + 1) % 4)) < 1.0:
+            continue
+        if to_mm is not None:
+            length = float(np.linalg.norm(np.subtract(*apply_h(to_mm, [quad[k], quad[(k + 1) % 4]]))))
+            if not 0.85 * BOARD_H_MM < length < 1.15 * BOARD_W_MM:
+                continue
+        sides = [(p, d / np.linalg.norm(d)) for p, d in (lines[k - 1], lines[k], lines[(k + 1) % 4])]
+        for is_width, run_on in _run_on(sides, small, to_mm):
+            if is_width != (k % 2 == 0):
+                continue
+            again = _refined(np.roll(run_on, k, axis=0) / scale, 1.0, full, wb, partial=True, occluded=True,
+                             looked=True)
+            if again is not None:
+                out.append(replace(again, confidence=board.confidence, turn_told=board.turn_told))
+        # Grown whole, the board may show the strip that tells its turn otherwise.
+        told, _ = _from_three_sides(sides, small, scale, full, wb, to_mm=to_mm, occluded=True, cover=None)
+        out += [b for b in told if b.rotation != board.rotation]
+    return out
 
 
 # The side of an outline cut short along what stands over the board (a hand, an arm)
