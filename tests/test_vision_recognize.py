@@ -349,7 +349,7 @@ def test_a_board_unsure_of_its_side_is_read_on_the_side_the_others_show(monkeypa
 def test_a_board_whose_turn_was_untold_is_read_again_under_the_others_balance(monkeypatch) -> None:
     # An arm over a board's strip may lie over its cream too: its own balance washed its
     # wall out and no turn fitted. It is read again under the boards' balance; one that
-    # still fits nowhere stays unread.
+    # still fits nowhere stays unread (None, in its place).
     def reading(gains: float) -> SimpleNamespace:
         return SimpleNamespace(balance=WhiteBalance(np.full(3, gains, np.float32)), grid_in_place=True)
 
@@ -362,10 +362,10 @@ def test_a_board_whose_turn_was_untold_is_read_again_under_the_others_balance(mo
     monkeypatch.setattr(recognize_module, "read_registered", read_registered)
     rough = WhiteBalance.identity()
     read = [("a", reading(1.0)), ("b", reading(1.2))]
-    assert _untold_rebalanced(None, ["armed", "lost"], read, rough, "middle") == [("armed", "read")]
+    assert _untold_rebalanced(None, ["armed", "lost"], read, rough, "middle") == [("armed", "read"), None]
     assert [(b, m) for b, _, m in creams] == [("armed", "middle"), ("lost", "middle")]
     table = WhiteBalance.combine([r.balance for _, r in read])
     assert creams[0][1] == pytest.approx(float(table.gains.mean()))
     creams.clear()
-    assert _untold_rebalanced(None, ["armed"], [], rough, None) == []  # no board to balance by
+    assert _untold_rebalanced(None, ["armed"], [], rough, None) == [None]  # no board to balance by
     assert creams == []

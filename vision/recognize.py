@@ -51,10 +51,12 @@ def analyse(frame_bgr: np.ndarray, players: int | None = None) -> Recognition:
     found = [read_registered(frame, b, rough, middle=middle) for b in finds]
     readings = [r for r in found if r is not None]
     readings = _rebalanced(frame, readings, rough)
-    readings += _untold_rebalanced(frame, [b for b, r in zip(finds, found, strict=True) if r is None],
-                                   readings, rough, middle)
+    unread = [b for b, r in zip(finds, found, strict=True) if r is None]
+    again = _untold_rebalanced(frame, unread, readings, rough, middle)
+    readings += [r for r in again if r is not None]
     readings = _sides_told(frame, readings, rough)
-    readings = _grown_back(frame, small, scale, rough, readings, middle=middle)
+    readings = _grown_back(frame, small, scale, rough, readings, middle=middle,
+                           unread=[b for b, r in zip(unread, again, strict=True) if r is None])
     readings = _seat_order(readings)
 
     table_wb = WhiteBalance.combine(_table_balances([r for _, r in readings]))
@@ -92,39 +94,38 @@ def _area(quad: np.ndarray) -> float:
 
 
 def _grown_back(frame: np.ndarray, small: np.ndarray, scale: float, rough: WhiteBalance,
-                readings: list[tuple[BoardFind, BoardReading]], *,
-                middle: np.ndarray | None) -> list[tuple[BoardFind, BoardReading]]:
+                readings: list[tuple[BoardFind, BoardReading]], *, middle: np.ndarray | None,
+                unread: list[BoardFind]) -> list[tuple[BoardFind, BoardReading]]:
     """Each board read, and a board whose grid lies off its print read again as its
     outline grown back to a board's size (see boards.grown), if grown one way its grid
-    lies on the print: its outline was cut short along an arm over it. Only where a
-    board in place measures the table plane: by a plane its own sides guess, a board
-    grown 200 mm off fitted a grey wall (seed 4, frame 202). Of several ways, one on
-    which the coloured print shows clearly, then one whose grid passed its check as
-    placed (not only weakly), then the one that reads most places."""
-    placed = [(b, r) for b, r in readings if r.grid_in_place]
+    lies on the print: its outline was cut short along an arm over it. So too a board
+    `unread` (its turn untold, and its print shown at no turn): the arm that hid its
+    strip may have cut its outline short. Grown, such a board must read as the coloured
+    side, whose print told its turn: a grey one, read at the turn facing the table's
+    middle, read 4 places of 20 surely wrong (seed 9, frame 476). Only where a board in place measures the
+    table plane: by a plane its own sides guess, a board grown 200 mm off fitted a grey
+    wall (seed 4, frame 202). Of several ways, one on which the coloured print shows
+    clearly, then one whose grid passed its check as placed (not only weakly), then the
+    one that reads most places."""
+    placed = [b for b, r in readings if r.grid_in_place]
     if not placed:
         return readings
-    ref = max(placed, key=lambda br: br[0].confidence)[0]
+    ref = max(placed, key=lambda b: b.confidence)
     to_mm = np.linalg.inv(ref.board_h) @ np.diag([1 / scale, 1 / scale, 1.0])
-    out = []
-    for board, reading in readings:
-        if reading.grid_in_place:
-            out.append((board, reading))
-            continue
+
+    def again(board: BoardFind, *, colored: bool = False) -> tuple[BoardFind, BoardReading] | None:
         least = _GROWN_LEAST * _area(board.quad)
         boards = [b for b in grown(board, small, scale, frame, rough, to_mm=to_mm)
-                  if not any(_over(b, other) for other, _ in placed)]
+                  if not any(_over(b, other) for other in placed)]
         read = filter(None, (read_registered(frame, b, rough, middle=middle) for b in boards))
-        tries = [(b, r) for b, r in read if r.grid_in_place and (shows_print(r) or _area(b.quad) >= least)]
-        out.append(max(tries, key=lambda t: (shows_print(t[1]), t[1].sure is None, _read_count(t[1])),
-                       default=(board, reading)))
-    return out
+        tries = [(b, r) for b, r in read if r.grid_in_place and (shows_print(r) or _area(b.quad) >= least)
+                 and (r.side == "colored" or not colored)]
+        return max(tries, key=lambda t: (shows_print(t[1]), t[1].sure is None, _read_count(t[1])),
+                   default=None)
 
-
-def _over(board: BoardFind, other: BoardFind) -> bool:
-    """Whether a board lies over another (their middles nearer than 0.3 of its diagonal)."""
-    size = np.linalg.norm(board.quad[2] - board.quad[0])
-    return bool(np.linalg.norm(board.center - other.center) < 0.3 * size)
+    out = [(board, reading) if reading.grid_in_place else again(board) or (board, reading)
+           for board, reading in readings]
+    return out + [r for r in (again(b, colored=True) for b in unread) if r is not None]
 
 
 def _read_count(reading: BoardReading) -> int:
@@ -166,14 +167,13 @@ def _rebalanced(frame: np.ndarray, readings: list[tuple[BoardFind, BoardReading]
 
 def _untold_rebalanced(frame: np.ndarray, unread: list[BoardFind],
                        readings: list[tuple[BoardFind, BoardReading]], rough: WhiteBalance,
-                       middle: np.ndarray | None) -> list[tuple[BoardFind, BoardReading]]:
+                       middle: np.ndarray | None) -> list[tuple[BoardFind, BoardReading] | None]:
     """Boards whose turn nothing told, read again under the other boards' balance: the
-    arm that hid the strip may lie over the cream too."""
-    if not unread or not readings:
-        return []
+    arm that hid the strip may lie over the cream too. None for each still unread."""
+    if not readings:
+        return [None] * len(unread)
     table = WhiteBalance.combine(_table_balances([r for _, r in readings]))
-    again = [read_registered(frame, b, rough, cream=table, middle=middle) for b in unread]
-    return [r for r in again if r is not None]
+    return [read_registered(frame, b, rough, cream=table, middle=middle) for b in unread]
 
 
 def _sides_told(frame: np.ndarray, readings: list[tuple[BoardFind, BoardReading]],
