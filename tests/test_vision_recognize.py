@@ -13,8 +13,17 @@ import pytest
 
 from vision import factories
 from vision import recognize as recognize_module
+from vision.boards import BOARD_H_MM, BOARD_W_MM, BoardFind
 from vision.color import WhiteBalance
-from vision.recognize import FORMAT, _rebalanced, _sides_told, _table_balances, _untold_rebalanced, recognize
+from vision.recognize import (
+    FORMAT,
+    _grown_back,
+    _rebalanced,
+    _sides_told,
+    _table_balances,
+    _untold_rebalanced,
+    recognize,
+)
 from vision.synth import (
     BoardContent,
     Conditions,
@@ -369,3 +378,40 @@ def test_a_board_whose_turn_was_untold_is_read_again_under_the_others_balance(mo
     creams.clear()
     assert _untold_rebalanced(None, ["armed"], [], rough, None) == [None]  # no board to balance by
     assert creams == []
+
+
+@pytest.mark.parametrize(("grown_side", "on_grey_wall", "kept"),
+                         [("grey", True, True), ("colored", False, False), ("colored", True, True)])
+def test_a_board_grown_is_read_on_the_side_the_others_show(monkeypatch, grown_side, on_grey_wall,
+                                                           kept) -> None:
+    # A game is played on one side: where every board sure of its side shows the grey one,
+    # a board grown back whose grid passed on the coloured side is read again on the grey
+    # side, and kept only if its grid lies on a grey wall there (an outline grown 113 mm
+    # off read 27 places on the coloured side).
+    def board(x: float, size: float = 100.0) -> BoardFind:
+        quad = np.array([[x, 0.0], [x + size, 0.0], [x + size, size], [x, size]])
+        to_img = np.array([[size / BOARD_W_MM, 0.0, x], [0.0, size / BOARD_H_MM, 0.0], [0.0, 0.0, 1.0]])
+        return BoardFind(quad, to_img, to_img, 0, 0.9)
+
+    def reading(side: str, in_place: bool) -> SimpleNamespace:
+        return SimpleNamespace(side=side, side_confidence=1.0, grid_in_place=in_place, sure=None, places={},
+                               balance=None)
+
+    bigger = board(290.0, 130.0)
+    asked = []
+
+    def read_board(frame, b, rough, sure, cream, *, told=None):
+        asked.append(told)
+        return reading(told[0], on_grey_wall)
+
+    monkeypatch.setattr(recognize_module, "grown", lambda b, *args, **kwargs: [bigger])
+    monkeypatch.setattr(recognize_module, "shows_print", lambda r: r.side == "colored")  # clearly, at that
+    monkeypatch.setattr(recognize_module, "read_registered",
+                        lambda frame, b, *args, **kwargs: (b, reading(grown_side, True)))
+    monkeypatch.setattr(recognize_module, "read_board", read_board)
+    readings = [(board(0.0), reading("grey", True)), (board(300.0), reading("grey", False))]
+    out = _grown_back(None, None, 1.0, None, readings, middle=None, unread=[])
+    assert (out[1][0] is bigger) == kept
+    assert out[1][1].side == "grey"
+    assert asked == ([] if grown_side == "grey" else [("grey", 1.0)])
+    assert out[0] == readings[0]

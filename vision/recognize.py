@@ -110,6 +110,17 @@ def _grown_back(frame: np.ndarray, small: np.ndarray, scale: float, rough: White
     placed = [b for b, r in readings if r.grid_in_place]
     if not placed:
         return readings
+    # A game is played on one side: a board grown is read on the side every board sure of
+    # its own shows, and kept only if its grid lies on that side's wall.
+    sure = [r for _, r in readings if r.side_confidence >= SIDE_SURE and r.grid_in_place]
+    sides = {r.side for r in sure}
+    told = (sides.pop(), min(r.side_confidence for r in sure)) if len(sides) == 1 else None
+
+    def on_told_side(board: BoardFind, reading: BoardReading) -> tuple[BoardFind, BoardReading] | None:
+        if told is None or reading.side == told[0]:
+            return board, reading
+        again = read_board(frame, board, rough, reading.sure, reading.balance, told=told)
+        return (board, again) if again.grid_in_place else None
     ref = max(placed, key=lambda b: b.confidence)
     to_mm = np.linalg.inv(ref.board_h) @ np.diag([1 / scale, 1 / scale, 1.0])
 
@@ -118,7 +129,8 @@ def _grown_back(frame: np.ndarray, small: np.ndarray, scale: float, rough: White
         boards = [b for b in grown(board, small, scale, frame, rough, to_mm=to_mm)
                   if not any(_over(b, other) for other in placed)]
         read = filter(None, (read_registered(frame, b, rough, middle=middle) for b in boards))
-        tries = [(b, r) for b, r in read if r.grid_in_place and (shows_print(r) or _area(b.quad) >= least)
+        placed_right = filter(None, (on_told_side(b, r) for b, r in read if r.grid_in_place))
+        tries = [(b, r) for b, r in placed_right if (shows_print(r) or _area(b.quad) >= least)
                  and (r.side == "colored" or not colored)]
         return max(tries, key=lambda t: (shows_print(t[1]), t[1].sure is None, _read_count(t[1])),
                    default=None)
