@@ -121,6 +121,14 @@ def _assert_found_and_read(obs: dict, expected: dict, *, least_right: int, misre
     assert sum(r == t for r, t in zip(read, true, strict=True)) >= least_right
 
 
+def _assert_nothing_read_wrong(obs: dict, truth: dict) -> None:
+    """No place of any board found is read other than the truth of the board nearest it."""
+    for found in obs["boards"]:
+        expected = min(truth["boards"], key=lambda b: np.hypot(*np.subtract(b["center"], found["center"])))
+        assert all(r == t for r, t in zip(_places(found), _places(expected), strict=True)
+                   if r != "unknown" and t != "unknown")
+
+
 def _recognized(seed: int, frame: int) -> tuple[dict, dict, Conditions]:
     """What is recognised in a frame of a seed's mixed run, its truth and conditions."""
     content, cond, rng = mixed_table(seed, frame)
@@ -746,10 +754,7 @@ def test_a_grey_board_whose_turn_the_arm_hid_is_not_grown():
     # hid was read at the turn facing the table's middle, 4 of its 20 places surely wrong.
     obs, truth, cond = _recognized(9, 476)
     assert cond.hand and truth["boards"][2]["side"] == "grey"
-    for found in obs["boards"]:
-        expected = min(truth["boards"], key=lambda b: np.hypot(*np.subtract(b["center"], found["center"])))
-        assert all(r == t for r, t in zip(_places(found), _places(expected), strict=True)
-                   if r != "unknown" and t != "unknown")
+    _assert_nothing_read_wrong(obs, truth)
 
 
 def test_an_outline_grown_no_bigger_is_not_read_where_the_first_grid_failed():
@@ -775,10 +780,7 @@ def test_no_board_is_grown_where_no_board_in_place_measures_the_table():
     # a plane its own sides guessed, one was read 200 mm off, on a grey block, with 8
     # places surely wrong.
     obs, truth, _ = _recognized(4, 202)
-    for found in obs["boards"]:
-        expected = min(truth["boards"], key=lambda b: np.hypot(*np.subtract(b["center"], found["center"])))
-        assert all(r == t for r, t in zip(_places(found), _places(expected), strict=True)
-                   if r != "unknown" and t != "unknown")
+    _assert_nothing_read_wrong(obs, truth)
 
 
 def test_a_board_the_others_side_puts_in_place_is_not_grown():
