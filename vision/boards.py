@@ -489,6 +489,11 @@ def _cut_board(contour: np.ndarray, small: np.ndarray, scale: float, full: np.nd
     return max(told, key=lambda b: b.confidence, default=None) or untold
 
 
+# A board's whole side (250 or 260 mm) measures within these on the table plane another
+# board measured, extrapolated to where it lies.
+_SIDE_MM = (0.85 * BOARD_H_MM, 1.15 * BOARD_W_MM)
+
+
 def _from_three_sides(sides: list[tuple[np.ndarray, np.ndarray]], small: np.ndarray, scale: float,
                       full: np.ndarray, wb: WhiteBalance, *, to_mm: np.ndarray | None, occluded: bool,
                       cover: _Sleeves | None) -> tuple[list[BoardFind], BoardFind | None]:
@@ -533,7 +538,7 @@ def _run_on(sides: list[tuple[np.ndarray, np.ndarray]], small: np.ndarray,
     if to_mm is not None:
         p1, p2 = apply_h(to_mm, [c1, c2])
         length = float(np.linalg.norm(p2 - p1))
-        if not 0.85 * BOARD_H_MM < length < 1.15 * BOARD_W_MM:
+        if not _SIDE_MM[0] < length < _SIDE_MM[1]:
             to_mm = None
     if to_mm is None:
         unit = _plane_from_sides(sides, small.shape[1], small.shape[0])
@@ -573,7 +578,7 @@ def grown(board: BoardFind, small: np.ndarray, scale: float, full: np.ndarray, w
             continue
         if to_mm is not None:
             length = float(np.linalg.norm(np.subtract(*apply_h(to_mm, [quad[k], quad[(k + 1) % 4]]))))
-            if not 0.85 * BOARD_H_MM < length < 1.15 * BOARD_W_MM:
+            if not _SIDE_MM[0] < length < _SIDE_MM[1]:
                 continue
         sides = [(p, d / np.linalg.norm(d)) for p, d in (lines[k - 1], lines[k], lines[(k + 1) % 4])]
         for is_width, run_on in _run_on(sides, small, to_mm):

@@ -100,18 +100,23 @@ def _grown_back(frame: np.ndarray, small: np.ndarray, scale: float, rough: White
     outline grown back to a board's size (see boards.grown), if grown one way its grid
     lies on the print: its outline was cut short along an arm over it. So too a board
     `unread` (its turn untold, and its print shown at no turn): the arm that hid its
-    strip may have cut its outline short. Grown, such a board must read as the coloured
-    side, whose print told its turn: a grey one, read at the turn facing the table's
-    middle, read 4 places of 20 surely wrong (seed 9, frame 476). Only where a board in place measures the
-    table plane: by a plane its own sides guess, a board grown 200 mm off fitted a grey
-    wall (seed 4, frame 202). Of several ways, one on which the coloured print shows
+    strip may have cut its outline short. Such a board must read as the coloured side,
+    whose print told its turn: a grey one, read at the turn facing the table's middle,
+    read 4 places of 20 surely wrong (seed 9, frame 476).
+
+    Only where a board in place measures the table plane: by a plane its own sides
+    guessed, a board grown 200 mm off fitted a grey wall (seed 4, frame 202). A game is
+    played on one side, so a board grown onto the other side than every board sure of
+    its own shows is read again on theirs, and kept only if its grid lies on that side's
+    wall (seed 8, frame 312: grown 113 mm off, it read 27 places on the coloured side
+    beside three grey boards). Of several ways, one on which the coloured print shows
     clearly, then one whose grid passed its check as placed (not only weakly), then the
     one that reads most places."""
     placed = [b for b, r in readings if r.grid_in_place]
     if not placed:
         return readings
-    # A game is played on one side: a board grown is read on the side every board sure of
-    # its own shows, and kept only if its grid lies on that side's wall.
+    ref = max(placed, key=lambda b: b.confidence)
+    to_mm = np.linalg.inv(ref.board_h) @ np.diag([1 / scale, 1 / scale, 1.0])
     sure = [r for _, r in readings if r.side_confidence >= SIDE_SURE and r.grid_in_place]
     sides = {r.side for r in sure}
     told = (sides.pop(), min(r.side_confidence for r in sure)) if len(sides) == 1 else None
@@ -119,18 +124,16 @@ def _grown_back(frame: np.ndarray, small: np.ndarray, scale: float, rough: White
     def on_told_side(board: BoardFind, reading: BoardReading) -> tuple[BoardFind, BoardReading] | None:
         if told is None or reading.side == told[0]:
             return board, reading
-        again = read_board(frame, board, rough, reading.sure, reading.balance, told=told)
-        return (board, again) if again.grid_in_place else None
-    ref = max(placed, key=lambda b: b.confidence)
-    to_mm = np.linalg.inv(ref.board_h) @ np.diag([1 / scale, 1 / scale, 1.0])
+        reread = read_board(frame, board, rough, reading.sure, reading.balance, told=told)
+        return (board, reread) if reread.grid_in_place else None
 
     def again(board: BoardFind, *, colored: bool = False) -> tuple[BoardFind, BoardReading] | None:
         least = _GROWN_LEAST * _area(board.quad)
         boards = [b for b in grown(board, small, scale, frame, rough, to_mm=to_mm)
                   if not any(_over(b, other) for other in placed)]
         read = filter(None, (read_registered(frame, b, rough, middle=middle) for b in boards))
-        placed_right = filter(None, (on_told_side(b, r) for b, r in read if r.grid_in_place))
-        tries = [(b, r) for b, r in placed_right if (shows_print(r) or _area(b.quad) >= least)
+        in_place = filter(None, (on_told_side(b, r) for b, r in read if r.grid_in_place))
+        tries = [(b, r) for b, r in in_place if (shows_print(r) or _area(b.quad) >= least)
                  and (r.side == "colored" or not colored)]
         return max(tries, key=lambda t: (shows_print(t[1]), t[1].sure is None, _read_count(t[1])),
                    default=None)
