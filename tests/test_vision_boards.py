@@ -21,6 +21,7 @@ from vision.boards import (
     _unspeckled,
     _visible_sides,
     grown,
+    table_plane,
 )
 from vision.cells import wall_center
 from vision.color import WhiteBalance
@@ -719,7 +720,7 @@ def test_an_outline_cut_short_grows_back_to_the_board_from_its_whole_side(cut):
     found = analyse(frame).boards
     # the plane as the other board measures it
     ref = max((f for f, _ in found), key=lambda f: np.linalg.norm(f.center - outline.mean(axis=0)))
-    to_mm = np.linalg.inv(ref.board_h) @ np.diag([1 / scale, 1 / scale, 1.0])
+    to_mm = table_plane(ref, scale)
     cut_short = BoardFind(short, np.eye(3), np.eye(3), 0, 1.0)
     boards = grown(cut_short, small, scale, frame, rough, to_mm=to_mm)
     px = geo["camera"]["px_per_mm"]

@@ -59,6 +59,11 @@ class BoardFind:
         return apply_h(self.board_h, [[BOARD_W_MM / 2, BOARD_H_MM / 2]])[0]
 
 
+def table_plane(board: BoardFind, scale: float) -> np.ndarray:
+    """Image px of the frame reduced by `scale` -> mm on the table plane `board` lies on."""
+    return np.linalg.inv(board.board_h) @ np.diag([1 / scale, 1 / scale, 1.0])
+
+
 BLUE_HSV = ((94, 70, 45), (128, 255, 255))  # the least and most (OpenCV's HSV) of the boards' blue
 
 
@@ -113,7 +118,7 @@ def find_boards(small: np.ndarray, blue: np.ndarray, scale: float, full: np.ndar
     to_mm = sizes = None
     if found:
         ref = max(found, key=lambda b: b.confidence)
-        to_mm = np.linalg.inv(ref.board_h) @ np.diag([1 / scale, 1 / scale, 1.0])
+        to_mm = table_plane(ref, scale)
         sizes = to_mm if ref.confidence >= _PLANE_SURE else None
     for contour in cut:
         board = _cut_board(contour, small, scale, full, wb, to_mm=to_mm, cover=cover)
@@ -150,7 +155,7 @@ def _not_far_smaller(found: list[BoardFind], scale: float) -> list[BoardFind]:
     ref = max(found, key=lambda b: b.confidence)
     if ref.confidence < _PLANE_SURE:
         return found
-    to_mm = np.linalg.inv(ref.board_h) @ np.diag([1 / scale, 1 / scale, 1.0])
+    to_mm = table_plane(ref, scale)
     out = []
     for board in found:
         expected = _diagonal_at(to_mm, board.center * scale)

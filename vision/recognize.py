@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from .boards import BoardFind, blue_mask, find_boards, grown
+from .boards import BoardFind, blue_mask, find_boards, grown, table_plane
 from .cells import SIDE_SURE, BoardReading, fits_grey_wall, read_board, read_registered, shows_print
 from .color import UNKNOWN, WhiteBalance
 from .factories import CenterReading, FactoryReading, read_factories
@@ -116,7 +116,7 @@ def _grown_back(frame: np.ndarray, small: np.ndarray, scale: float, rough: White
     if not placed:
         return readings
     ref = max(placed, key=lambda b: b.confidence)
-    to_mm = np.linalg.inv(ref.board_h) @ np.diag([1 / scale, 1 / scale, 1.0])
+    to_mm = table_plane(ref, scale)
     sure = [r for _, r in readings if r.side_confidence >= SIDE_SURE and r.grid_in_place]
     sides = {r.side for r in sure}
     told = (sides.pop(), min(r.side_confidence for r in sure)) if len(sides) == 1 else None
