@@ -301,6 +301,23 @@ def test_a_place_the_frames_edge_cuts_is_read_from_the_part_in_view(table):
         assert all(r == t for r, t in zip(read, true, strict=True) if r != UNKNOWN)
 
 
+@pytest.mark.parametrize("degrees", range(0, 360, 5))
+def test_a_window_centred_on_the_frames_edge_is_moved_in_whichever_way_the_edge_runs(degrees):
+    # A place a fifth cut off by the frame, its tile leaning out, has its window's centre
+    # on the frame's edge: a nudge brings the whole window into view while keeping it on
+    # its cell, at any angle between the board and the frame's edge.
+    a = np.radians(degrees)
+    place = np.array([500.0, 300.0])  # crop px
+    rotated = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    to_image = np.eye(3)
+    to_image[:2, :2] = rotated
+    to_image[:2, 2] = np.array([0.0, 500.0]) - rotated @ place  # the place's centre on the left edge
+    half = cells._WINDOW_HALF / cells._SCALE  # crop px
+    nudge = cells._into_frame(to_image, place[None], half, 1000, 1000)[0]
+    assert np.all(np.isfinite(nudge))
+    assert np.abs(nudge).max() + half <= cells.CELL_PX / 2  # the window still lies on its cell
+
+
 def _place_outlines(board_geometry: dict) -> list:
     """Each place's cell outline in the image, in the order _places gives them."""
     g = board_geometry
