@@ -20,6 +20,7 @@ from vision.boards import (
     _refined,
     _unspeckled,
     _visible_sides,
+    bonus_turn,
     grown,
     table_plane,
 )
@@ -28,6 +29,7 @@ from vision.color import WhiteBalance
 from vision.geometry import apply_h, rect_homography
 from vision.recognize import analyse, recognize
 from vision.synth import Conditions, mixed_table, random_content, render_table
+from vision.synth.board import PANEL_MM_PER_PX, PANEL_X0_MM, PANEL_Y0_MM
 from vision.synth.camera import look_at
 
 
@@ -817,3 +819,54 @@ def test_a_board_the_surest_boards_plane_measures_too_big_is_kept():
     read, true = _places(found), _places(expected)
     assert all(r == t for r, t in zip(read, true, strict=True) if r != "unknown" and t != "unknown")
     assert sum(r == t != "unknown" for r, t in zip(read, true, strict=True)) >= 29
+
+
+def test_the_end_bonus_panel_tells_a_boards_turn_from_any_turn_it_was_found_at():
+    # The blue panel of end bonuses lies in the owner's bottom right: whichever turn a
+    # board was found at, it tells how far to turn it, and nothing once it is hidden.
+    rng = np.random.default_rng(3)
+    frame, _ = render_table(random_content(rng, players=4), Conditions(shadow=0.35), rng)
+    rec = analyse(frame)
+    assert len(rec.boards) == 4
+    wb = WhiteBalance.from_brightest(frame)
+    for board, _ in rec.boards:
+        for quarters in range(4):
+            quad = np.roll(board.quad, quarters, axis=0)  # found `quarters` turns anticlockwise
+            found = BoardFind(quad, rect_homography(quad, BOARD_W_MM, BOARD_H_MM), board.panel_h,
+                              (board.rotation - 90 * quarters) % 360, 0.0, turn_told=False)
+            assert bonus_turn(found, frame, wb) == quarters
+    board = rec.boards[0][0]
+    # the panel's corners in the board's mm (vision.synth draws it at these crop px)
+    panel = [(PANEL_X0_MM + x * PANEL_MM_PER_PX, PANEL_Y0_MM + y * PANEL_MM_PER_PX)
+             for x, y in ((655, 470), (890, 470), (890, 592), (655, 592))]
+    covered = frame.copy()
+    cv2.fillConvexPoly(covered, np.round(apply_h(board.board_h, panel)).astype(np.int32), (150, 170, 190))
+    assert bonus_turn(board, covered, wb) is None
+
+
+@pytest.mark.parametrize(("seed", "frame", "board", "right"),
+                         [(7, 182, 1, 16), (7, 372, 3, 21), (7, 381, 0, 22)])
+def test_a_board_whose_strip_and_print_tell_no_turn_is_read_at_the_turn_its_bonus_panel_tells(
+        seed, frame, board, right):
+    # The benchmark's frames: an arm over the strip, and the wall under the arm too (or
+    # grey, or its print's colours shifted by the light): only the blue end-bonus panel
+    # in the owner's bottom right tells the turn.
+    obs, truth, cond = _recognized(seed, frame)
+    assert cond.hand
+    expected = truth["boards"][board]
+    _assert_found_and_read(obs, expected, least_right=0)
+    found = min(obs["boards"], key=lambda b: np.hypot(*np.subtract(b["center"], expected["center"])))
+    assert sum(r == t != "unknown" for r, t in zip(_places(found), _places(expected), strict=True)) >= right
+
+
+def test_an_outline_not_a_boards_size_is_not_turned_by_blue_in_its_corner():
+    # Seed 1000, frame 224 (a benchmark's): an outline run from a board's corner over an
+    # arm onto a disc found the sunburst's blue where a board's end-bonus panel lies,
+    # and read there it hid two discs. On the table plane it measured 135 x 435 mm.
+    content, cond, rng = mixed_table(1000, 224)
+    image, truth = render_table(content, cond, rng)
+    rec = analyse(image)
+    for board, _ in rec.boards:
+        outline = board.quad.astype(np.float32).reshape(-1, 1, 2)
+        assert all(cv2.pointPolygonTest(outline, tuple(map(float, f["center"])), False) < 0
+                   for f in truth["factories"])

@@ -936,6 +936,47 @@ def _orient_and_refine(small: np.ndarray, quad_small: np.ndarray, scale: float, 
     return None
 
 
+# The end-bonus panel (+2, +7, +10) is the one solid block of blue in the board's
+# lower right, beside its floor (board mm, inside its edges by a margin an outline a
+# little off still keeps): the owner's bottom right, which tells a board's turn when an
+# arm hides its strip. Seen square, the panel there shows 0.92-1.0 blue (seed 7's first
+# boards and its boards under arms); the other corners, where the score track's ruling
+# or the floor's arches lie, 0-0.76.
+_BONUS_MM = (192.0, 214.0, 242.0, 234.0)
+_BONUS_BLUE = 0.85  # the share of the panel's region that shows blue at the board's turn
+_BONUS_APART = 0.15  # and how much more than at any other turn
+
+
+def board_sized(board: BoardFind, to_mm: np.ndarray, scale: float) -> bool:
+    """Whether every side of a board's outline measures a board's side on the table
+    plane `to_mm` (small px -> mm; `scale`: small px per image px)."""
+    corners = apply_h(to_mm, board.quad * scale)
+    sides = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)
+    return bool(np.all((sides > _SIDE_MM[0]) & (sides < _SIDE_MM[1])))
+
+
+def bonus_turn(board: BoardFind, full: np.ndarray, wb: WhiteBalance) -> int | None:
+    """The quarter turns clockwise from where the board was found that put its owner's
+    bottom right where the end-bonus panel's blue shows, if one turn clearly does; None
+    if none does (something over it, or out of the frame)."""
+    n = _ORIENT_PX
+    to_img = board.board_h @ np.diag([BOARD_W_MM / n, BOARD_H_MM / n, 1.0])
+    view = cv2.warpPerspective(full, np.linalg.inv(to_img), (n, n), flags=cv2.INTER_AREA)
+    blue = blue_mask(wb.apply_u8(view)) > 0
+    seen = in_frame(to_img, n, n, full.shape[1], full.shape[0])
+    x0, y0, x1, y1 = _BONUS_MM
+    region = np.zeros((n, n), bool)
+    rows = slice(round(y0 / BOARD_H_MM * n), round(y1 / BOARD_H_MM * n))
+    region[rows, round(x0 / BOARD_W_MM * n):round(x1 / BOARD_W_MM * n)] = True
+    shares = []
+    for quarters in range(4):
+        at = np.rot90(region, -quarters) & seen  # the owner's bottom right, the top turned on
+        shares.append(float(blue[at].mean()) if at.sum() >= 0.5 * region.sum() else 0.0)
+    best = int(np.argmax(shares))
+    others = max(v for q, v in enumerate(shares) if q != best)
+    return best if shares[best] >= _BONUS_BLUE and shares[best] - others >= _BONUS_APART else None
+
+
 def turned(board: BoardFind, quarters: int, full: np.ndarray, wb: WhiteBalance) -> BoardFind | None:
     """The board with its owner's top `quarters` quarter turns clockwise from where it
     was found, its panel measured again; None if no panel is there. For a board whose

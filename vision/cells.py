@@ -36,7 +36,7 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from . import color
-from .boards import PANEL_H_PX, PANEL_W_PX, BoardFind, in_proportion, turned
+from .boards import PANEL_H_PX, PANEL_W_PX, BoardFind, bonus_turn, in_proportion, turned
 from .color import COLORS, MARKER, UNKNOWN, Reading, WhiteBalance
 from .geometry import apply_h, camera_in_plane, in_frame, parallax
 from .stats import counted_percentile, median, percentile
@@ -479,6 +479,22 @@ def _turned_to_print(frame: np.ndarray, board: BoardFind, rough: WhiteBalance, t
                 and all(print_ < most / 2 for print_, other, _ in shown if other is not board_there):
             return board_there, read_there
     return None
+
+
+def read_at_bonus_turn(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
+                       cream: WhiteBalance | None = None) -> tuple[BoardFind, BoardReading] | None:
+    """A board whose strip, hidden, does not tell its turn, read at the turn its
+    end-bonus panel tells (boards.bonus_turn), if its grid there passes the check; its
+    places read as surely as a moved grid's. None if not. `cream`: as for read_board."""
+    quarters = bonus_turn(board, frame, rough)
+    there = None if quarters is None else board if quarters == 0 else turned(board, quarters, frame, rough)
+    if there is None:
+        return None
+    again = read_board(frame, there, rough, _MOVED_SURE, cream)
+    if not again.grid_in_place:
+        return None
+    # whatever hides the strip stands over the board
+    return dataclasses.replace(there, turn_told=True), dataclasses.replace(again, occluded=True)
 
 
 # A board faces the table's middle when its owner's top points at it within about 25
