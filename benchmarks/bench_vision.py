@@ -15,6 +15,10 @@ light colour and falloff, glare, blur, noise, JPEG, wood/white tables, clutter, 
   given among the discs wholly in view, with the number of discs whose every tile a hand
   hides (no frame alone can say how many tiles lie under it);
 - centre exact: the centre pile's counts and marker right;
+- places hidden in the truth (a hand or a cup over more than 30% of them) that are read
+  anyway, and of those how many are read other than what lies there: a hand over a
+  place may still leave it plain, or look like a tile. They are in no figure above;
+  the count of those in frames not flagged occluded says how many a tracker would take;
 - frames flagged occluded: of those where a hand hides part of the game, and of those
   with no hand (which should not be: a tracker sets occluded frames aside whole);
 - median latency of recognize(), as the process's CPU time with OpenCV on one thread (so
@@ -43,7 +47,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from vision.recognize import recognize
-from vision.synth import Conditions, mixed_table, render_table
+from vision.synth import BoardContent, Conditions, TableContent, mixed_table, render_table
 from vision.synth.truth import quarter_turns
 
 UNKNOWN = "unknown"
@@ -86,13 +90,29 @@ def _match(found: list[dict], truth: list[dict], radius: float) -> dict[int, int
     return out
 
 
-def score_frame(obs: dict, truth: dict, tally: Counter, failures: list[dict] | None = None) -> None:
+def content_values(board: BoardContent) -> list:
+    """Every place of a board as it lies, hidden or not, in place_values' order."""
+    lines = [{"color": color, "count": count} for color, count in board.lines]
+    return place_values({"lines": lines, "floor": list(board.floor), "wall": board.wall})
+
+
+def score_frame(obs: dict, truth: dict, tally: Counter, failures: list[dict] | None = None,
+                content: TableContent | None = None) -> None:
+    """Add a frame's figures to `tally`; with `content` (what the frame was drawn from),
+    also how the places hidden in the truth are read."""
     px = truth["geometry"]["camera"]["px_per_mm"]
     matches = _match(obs["boards"], truth["boards"], 80 * px)
     for ti, (tb, geo) in enumerate(zip(truth["boards"], truth["geometry"]["boards"], strict=True)):
         tvals = place_values(tb)
         fb = obs["boards"][matches[ti]] if ti in matches else None
         fvals = place_values(fb) if fb else [UNKNOWN] * len(tvals)
+        if content is not None and fb is not None:
+            lying = content_values(content.boards[geo["content_index"]])
+            for t, f, v in zip(tvals, fvals, lying, strict=True):
+                if t == UNKNOWN and f != UNKNOWN:
+                    tally["hidden_read"] += 1
+                    tally["hidden_read_wrong"] += f != v
+                    tally["hidden_read_wrong_unflagged"] += f != v and not obs["occluded"]
         turned_right = fb is not None and fb["rotation"] in quarter_turns(geo["outline"])
         exact = turned_right and fb["side"] == tb["side"]
         wrong = []
@@ -185,7 +205,7 @@ def main(argv: list[str] | None = None) -> int:
             tally["frames_no_hand"] += 1
             tally["flagged_no_hand"] += obs["occluded"]
         failures: list[dict] = []
-        score_frame(obs, truth, tally, failures)
+        score_frame(obs, truth, tally, failures, content=mixed_table(args.seed, i)[0])
         if failure_log is not None:
             seen = {"tilt": round(cond.tilt_deg, 1), "hand": cond.hand, "mats": cond.mats,
                     "glare": round(cond.glare, 2), "size": f"{frame.shape[1]}x{frame.shape[0]}"}
@@ -218,6 +238,9 @@ def main(argv: list[str] | None = None) -> int:
         "centre_exact": rate("centres_exact", "centres"),
         "occluded_with_hand": rate("flagged_hand_over", "frames_hand_over"),
         "occluded_without_hand": rate("flagged_no_hand", "frames_no_hand"),
+        "hidden_read": tally["hidden_read"],
+        "hidden_read_wrong": tally["hidden_read_wrong"],
+        "hidden_read_wrong_unflagged": tally["hidden_read_wrong_unflagged"],
         "extra_boards": tally["boards_extra"],
         "extra_factories": tally["factories_extra"],
         "latency_median_ms": {k: (statistics.median(v) if v else None) for k, v in latency.items()},
@@ -238,6 +261,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"flagged occluded:    {result['occluded_with_hand']:.2%} of {tally['frames_hand_over']} "
               f"frames with a hand over the game, {result['occluded_without_hand']:.2%} of "
               f"{tally['frames_no_hand']} without a hand")
+        print(f"places hidden in the truth read anyway: {tally['hidden_read']}, "
+              f"{tally['hidden_read_wrong']} other than what lies there "
+              f"({tally['hidden_read_wrong_unflagged']} in frames not flagged occluded)")
         print(f"extra boards / factories: {tally['boards_extra']} / {tally['factories_extra']}")
         for k, v in latency.items():
             med = f"{statistics.median(v):.0f} ms CPU over {len(v)} frames" if v else "no frames"
