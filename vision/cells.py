@@ -482,19 +482,21 @@ def _turned_to_print(frame: np.ndarray, board: BoardFind, rough: WhiteBalance, t
 
 
 def read_at_bonus_turn(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
-                       cream: WhiteBalance | None = None) -> tuple[BoardFind, BoardReading] | None:
+                       cream: WhiteBalance) -> tuple[BoardFind, BoardReading] | None:
     """A board whose strip, hidden, does not tell its turn, read at the turn its
-    end-bonus panel tells (boards.bonus_turn), if its grid there passes the check; its
-    places read as surely as a moved grid's. None if not. `cream`: as for read_board."""
+    end-bonus panel tells (boards.bonus_turn), if its grid there passes the check under
+    the board's own balance or else under `cream` (see read_board); its places read as
+    surely as a moved grid's. None if not."""
     quarters = bonus_turn(board, frame, rough)
     there = None if quarters is None else board if quarters == 0 else turned(board, quarters, frame, rough)
     if there is None:
         return None
-    again = read_board(frame, there, rough, _MOVED_SURE, cream)
-    if not again.grid_in_place:
-        return None
-    # whatever hides the strip stands over the board
-    return dataclasses.replace(there, turn_told=True), dataclasses.replace(again, occluded=True)
+    for balance in (None, cream):
+        again = read_board(frame, there, rough, _MOVED_SURE, balance)
+        if again.grid_in_place:
+            # whatever hides the strip stands over the board
+            return dataclasses.replace(there, turn_told=True), dataclasses.replace(again, occluded=True)
+    return None
 
 
 # A board faces the table's middle when its owner's top points at it within about 25

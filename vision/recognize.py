@@ -104,6 +104,21 @@ def _area(quad: np.ndarray) -> float:
     return float(cv2.contourArea(quad.astype(np.float32)))
 
 
+def _plane_in_place(readings: list[tuple[BoardFind, BoardReading]], scale: float) -> np.ndarray | None:
+    """The table plane (small px -> mm) the surest board whose grid is in place measures;
+    None with no such board."""
+    placed = [b for b, r in readings if r.grid_in_place]
+    return table_plane(max(placed, key=lambda b: b.confidence), scale) if placed else None
+
+
+def _side_told(readings: list[tuple[BoardFind, BoardReading]]) -> tuple[str, float] | None:
+    """The side every board sure of its own shows (a game is played on one side), and
+    how surely the least sure of them shows it; None if they differ, or there are none."""
+    sure = [r for _, r in readings if r.side_confidence >= SIDE_SURE and r.grid_in_place]
+    sides = {r.side for r in sure}
+    return (sides.pop(), min(r.side_confidence for r in sure)) if len(sides) == 1 else None
+
+
 def _grown_back(frame: np.ndarray, small: np.ndarray, scale: float, rough: WhiteBalance,
                 readings: list[tuple[BoardFind, BoardReading]], *, middle: np.ndarray | None,
                 unread: list[BoardFind]) -> list[tuple[BoardFind, BoardReading]]:
@@ -123,14 +138,11 @@ def _grown_back(frame: np.ndarray, small: np.ndarray, scale: float, rough: White
     beside three grey boards). Of several ways, one on which the coloured print shows
     clearly, then one whose grid passed its check as placed (not only weakly), then the
     one that reads most places."""
-    placed = [b for b, r in readings if r.grid_in_place]
-    if not placed:
+    to_mm = _plane_in_place(readings, scale)
+    if to_mm is None:
         return readings
-    ref = max(placed, key=lambda b: b.confidence)
-    to_mm = table_plane(ref, scale)
-    sure = [r for _, r in readings if r.side_confidence >= SIDE_SURE and r.grid_in_place]
-    sides = {r.side for r in sure}
-    told = (sides.pop(), min(r.side_confidence for r in sure)) if len(sides) == 1 else None
+    placed = [b for b, r in readings if r.grid_in_place]
+    told = _side_told(readings)
 
     def on_told_side(board: BoardFind, reading: BoardReading) -> tuple[BoardFind, BoardReading] | None:
         if told is None or reading.side == told[0]:
@@ -212,13 +224,12 @@ def _bonus_told(frame: np.ndarray, scale: float, rough: WhiteBalance, unread: li
     a board's corner over an arm onto a disc found the sunburst's blue where the panel
     would be (seed 1000, frame 224), and its own sides guessed a plane it was square on.
     (Seeds 7 / 9: 59 / 3 more places read right; seeds 4 / 1000: 18 / 13; none wrong.)"""
-    placed = [b for b, r in readings if r.grid_in_place]
-    if not placed:
+    to_mm = _plane_in_place(readings, scale)
+    if to_mm is None:
         return [None] * len(unread)
-    to_mm = table_plane(max(placed, key=lambda b: b.confidence), scale)
     table = WhiteBalance.combine(_table_balances([r for _, r in readings]))
-    return [(read_at_bonus_turn(frame, board, rough) or read_at_bonus_turn(frame, board, rough, table))
-            if board_sized(board, to_mm, scale) else None for board in unread]
+    return [read_at_bonus_turn(frame, board, rough, table) if board_sized(board, to_mm, scale) else None
+            for board in unread]
 
 
 def _sides_told(frame: np.ndarray, readings: list[tuple[BoardFind, BoardReading]],
@@ -228,11 +239,9 @@ def _sides_told(frame: np.ndarray, readings: list[tuple[BoardFind, BoardReading]
     shows: a game is played on one side (game-record.md's variant). A board whose grid
     is off its print has no say: it read its side off whatever lies there (a grey sleeve
     looks like the grey side), and is read again on the side told however sure it was."""
-    sure = [r for _, r in readings if r.side_confidence >= SIDE_SURE and r.grid_in_place]
-    sides = {r.side for r in sure}
-    if len(sides) != 1:
+    told = _side_told(readings)
+    if told is None:
         return readings
-    told = (sides.pop(), min(r.side_confidence for r in sure))
     out = []
     for board, reading in readings:
         if reading.side_confidence < SIDE_SURE or (not reading.grid_in_place and reading.side != told[0]):
