@@ -490,6 +490,25 @@ def test_a_cups_shadow_over_the_pattern_lines_leaves_them_read():
     _assert_found_and_read(obs, truth["boards"][1], least_right=47)
 
 
+@pytest.mark.parametrize(("seed", "frame"), [(7, 496), (9, 107)])
+def test_a_navy_sleeve_over_a_boards_places_is_seen_over_them_not_read_as_black_tiles(seed, frame):
+    # The benchmark's frames: an arm in a navy sleeve lies over a board's pattern lines
+    # and floor. Its plain dark read as 9 black tiles on each board (5 in the pattern
+    # lines), and neither frame was seen occluded, so a tracker would have taken them.
+    content, cond, rng = mixed_table(seed, frame)
+    image, truth = render_table(content, cond, rng)
+    obs = recognize(image)
+    assert obs["occluded"]
+    for tb, geo in zip(truth["boards"], truth["geometry"]["boards"], strict=True):
+        found = min(obs["boards"], key=lambda b: np.hypot(*np.subtract(b["center"], tb["center"])))
+        lies = content.boards[geo["content_index"]]
+        lying = _places({"lines": [{"color": c, "count": n} for c, n in lies.lines],
+                         "floor": list(lies.floor), "wall": lies.wall})
+        lines = slice(0, 15)
+        assert not [k for k, (r, v) in enumerate(zip(_places(found)[lines], lying[lines], strict=True))
+                    if r == "black" and v != "black"]
+
+
 @pytest.mark.parametrize(("seed", "frame", "board", "right"), [(7, 454, 0, 44), (9, 402, 2, 15)])
 def test_a_grey_board_whose_strip_is_hidden_is_read_at_the_turn_facing_the_table(seed, frame, board, right):
     # The benchmark's frames: a hand over a grey board's score track left its turn

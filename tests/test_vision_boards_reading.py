@@ -211,10 +211,66 @@ def test_a_place_half_under_a_glint_is_read_by_what_shows(monkeypatch):
     n = len(PLACES)
     hists, glare = np.full((n, 3), 10.0), np.full(n, 45.0)  # 60% of each window glare
     hists[0], glare[0] = 0.0, 0.0  # out of the frame
-    places, _ = cells._read_places(np.zeros((n, 4)), glare, hists, "grey")
+    places, _ = cells._read_places(np.ones((n, 3 * cells._LOOK)), glare, hists, "grey")
     assert places[("wall", 2, 3)].value == "red"
     assert places[("floor", 3)].value == "red"
     assert places[PLACES[0]].value == UNKNOWN
+
+
+def test_a_window_plain_dark_in_every_look_shows_no_black_tile():
+    # A black tile's windows show its rosette: teal ink, teal colour words or light
+    # pixels in at least one of the three looks. A navy sleeve's show none of them.
+    plain = np.zeros(cells._LOOK)
+    plain[cells._V90] = 0.22
+    features = np.tile(plain, (5, 3))
+    features[1, cells._LOOK + cells._TEAL_INK] = 0.4  # ink in the look at a tile's top
+    features[2, 2 * cells._LOOK + cells._TEAL_WORDS[1]] = 0.4  # teal words in the look at the cell
+    features[3, cells._V90] = 0.45  # light in the window
+    features[4, 2 * cells._LOOK + cells._V90] = 0.45  # ... or in the look at the cell
+    assert cells._plain_dark(features).tolist() == [True, False, False, False, False]
+
+
+def test_a_dark_place_most_of_whose_neighbours_are_dark_lies_under_a_sleeve():
+    # A cream panel (half scale) with a sleeve three rows deep across the wall's left
+    # columns, a black tile alone in a wall row and three black tiles along a pattern line.
+    panel = np.full((300, 450, 3), 220, np.uint8)
+
+    def dark(place: tuple) -> None:
+        x, y = np.round(np.array(cells.CENTERS[PLACES.index(place)]) * cells._SCALE).astype(int)
+        panel[y - 20:y + 21, x - 20:x + 21] = 40
+
+    for r in range(1, 4):
+        for c in range(3):
+            dark(("wall", r, c))
+    dark(("wall", 0, 4))
+    for j in range(3):
+        dark(("line", 4, j))
+    covered = cells._dark_round(panel, cells.CENTERS)
+    assert covered[PLACES.index(("wall", 2, 1))]
+    assert covered[PLACES.index(("wall", 2, 0))]  # three of its neighbours dark
+    assert not covered[PLACES.index(("wall", 0, 4))]
+    assert not covered[PLACES.index(("line", 4, 1))]
+    assert not covered[PLACES.index(("wall", 0, 0))]
+
+
+def test_a_place_something_plain_and_dark_covers_is_not_read_as_a_black_tile(monkeypatch):
+    # The model is sure of a black tile at every place; at places the sleeve covers,
+    # what it took for black is something over the place.
+    def says(kind: str, features: np.ndarray) -> tuple[list, np.ndarray]:
+        return CLASSES, np.tile([0.01, 0.93, 0.01, 0.01, 0.01, 0.01, 0.01, 0.01], (len(features), 1))
+
+    monkeypatch.setattr(cells, "place_probabilities", says)
+    n = len(PLACES)
+    sleeve = [("wall", 1, 1), ("floor", 1), ("floor", 2)]
+    covered = np.isin(np.arange(n), [PLACES.index(p) for p in sleeve])
+    places, over = cells._read_places(np.ones((n, 3 * cells._LOOK)), np.zeros(n), np.full((n, 3), 10.0),
+                                      "grey", covered)
+    for place in sleeve:
+        assert places[place].value == UNKNOWN
+        assert over[PLACES.index(place)]
+    assert places[("wall", 0, 0)].value == "black"
+    assert places[("floor", 0)].value == "black"
+    assert not over[PLACES.index(("wall", 0, 0))]
 
 
 def test_windows_over_the_panels_edge_repeat_its_pixels():
