@@ -158,7 +158,9 @@ def read_board(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
     else:
         side, side_conf = _decide_side(hists)
     if PLACE_MODELS:
-        covered = _plain_dark(features) & _dark_round(panel, CENTERS + nudge)
+        covered = _plain_dark(features)
+        if covered.any():  # (most boards have no plain dark place: their neighbours are not looked at)
+            covered[covered] = _dark_round(panel, (CENTERS + nudge)[covered])
         places, over = _read_places(features, glare, hists, side, covered)
         if side_conf < SIDE_SURE:  # the wall reads differently on each side: unread if unsure which
             places.update({p: Reading(UNKNOWN, places[p].confidence) for p in PLACES if p[0] == "wall"})
