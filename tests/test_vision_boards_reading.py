@@ -211,7 +211,7 @@ def test_a_place_half_under_a_glint_is_read_by_what_shows(monkeypatch):
     n = len(PLACES)
     hists, glare = np.full((n, 3), 10.0), np.full(n, 45.0)  # 60% of each window glare
     hists[0], glare[0] = 0.0, 0.0  # out of the frame
-    places, _ = cells._read_places(np.ones((n, 3 * cells._LOOK)), glare, hists, "grey")
+    places, _ = cells._read_places(np.ones((n, 3 * cells._LOOK)), glare, hists, "grey", np.zeros(n, bool))
     assert places[("wall", 2, 3)].value == "red"
     assert places[("floor", 3)].value == "red"
     assert places[PLACES[0]].value == UNKNOWN

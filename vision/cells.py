@@ -939,7 +939,7 @@ def place_probabilities(kind: str, features: np.ndarray) -> tuple[list, np.ndarr
 
 
 def _read_places(features: np.ndarray, glare: np.ndarray, hists: np.ndarray, side: str,
-                 covered: np.ndarray | None = None) -> tuple[dict[tuple, Reading], np.ndarray]:
+                 covered: np.ndarray) -> tuple[dict[tuple, Reading], np.ndarray]:
     """Each place's reading, and which places the model sees something (a hand, a cup) over;
     `covered` marks places that something plain and dark lies over (see _plain_dark)."""
     probs = _by_kind(lambda place: place_kind(place, side), list(range(len(PLACES))), features)
@@ -959,7 +959,7 @@ def _read_places(features: np.ndarray, glare: np.ndarray, hists: np.ndarray, sid
             p = np.where([c == MARKER for c in classes], 0.0, p)
             p = p / p.sum()
             probs[i] = (classes, p)
-        if covered is not None and covered[i] and "black" in classes and HIDDEN in classes:
+        if covered[i] and "black" in classes and HIDDEN in classes:
             # What the model takes for a black tile is plain dark, and so is the print
             # round it: a sleeve over the place.
             p = p.copy()
@@ -1000,7 +1000,7 @@ def _plain_dark(features: np.ndarray) -> np.ndarray:
                    & ((f[:, _TEAL_WORDS] ** 2).sum(axis=1) < _PLAIN_DARK_INK) for f in looks], axis=0)
 
 
-_ROUND = np.array([(84.0, 0.0), (-84.0, 0.0), (0.0, 84.0), (0.0, -84.0)])  # crop px: a pitch away
+_ROUND = np.array([(_PITCH[0], 0), (-_PITCH[0], 0), (0, _PITCH[1]), (0, -_PITCH[1])], np.float64)  # crop px
 _ROUND_HALF = 6  # panel px
 _ROUND_DARK = 3  # of the four
 
