@@ -114,14 +114,16 @@ def test_an_arm_over_a_boards_edge_does_not_hide_the_board():
 
 def _assert_found_and_read(obs: dict, expected: dict, *, least_right: int, misreads: bool = False) -> None:
     """The board found nearest `expected` lies where it does, turned as it is, with at
-    least `least_right` places read right and (unless `misreads`) none read wrong."""
+    least `least_right` places read right and (unless `misreads`) none read wrong. A
+    place the truth hides counts as right however it is read: part of it may show past
+    what stands over it (the benchmark checks those against what was drawn)."""
     found = min(obs["boards"], key=lambda b: np.hypot(*np.subtract(b["center"], expected["center"])))
     assert np.hypot(*np.subtract(found["center"], expected["center"])) < 15
     assert found["rotation"] == expected["rotation"]
     read, true = _places(found), _places(expected)
     if not misreads:
         assert all(r == t for r, t in zip(read, true, strict=True) if r != "unknown" and t != "unknown")
-    assert sum(r == t for r, t in zip(read, true, strict=True)) >= least_right
+    assert sum(t in (r, "unknown") for r, t in zip(read, true, strict=True)) >= least_right
 
 
 def _assert_nothing_read_wrong(obs: dict, truth: dict) -> None:
@@ -488,6 +490,16 @@ def test_a_cups_shadow_over_the_pattern_lines_leaves_them_read():
     obs, truth, cond = _recognized(9, 42)
     assert not cond.hand
     _assert_found_and_read(obs, truth["boards"][1], least_right=47)
+
+
+@pytest.mark.parametrize(("frame", "board"), [(183, 1), (388, 3)])
+def test_places_a_hand_lies_partly_over_are_read_from_what_it_leaves_in_view(frame, board):
+    # Seed 7 (the benchmark's): a hand lies over part of three places of a board, which
+    # the truth counts in view. Their centred windows showed the hand, and they were
+    # left unread; windows moved within each cell, clear of the hand, read them.
+    obs, truth, cond = _recognized(7, frame)
+    assert cond.hand
+    _assert_every_place_in_view_read(obs, truth["boards"][board])
 
 
 @pytest.mark.parametrize(("seed", "frame"), [(7, 496), (9, 107)])
