@@ -152,22 +152,10 @@ def read_board(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
         if covered.any():  # (most boards have no plain dark place: their neighbours are not looked at)
             covered[covered] = _dark_round(panel, (CENTERS + nudge)[covered])
         places, over = _read_places(features, glare, hists, side, covered)
-        if over.any():
-            # A hand over part of a place may leave the rest of it in view: each place
-            # something stands over is looked at again where the model sees least over it.
-            rows, moved = _past_over(panel, features, over & ~out_of_frame, side, shift=shift, nudge=nudge,
-                                     panel_h=board.panel_h, size=(w_img, h_img))
-            if len(rows):
-                looked = features.copy()
-                looked[rows] = moved
-                places, over_again = _read_places(looked, glare, hists, side, covered)
-                over |= over_again
-        if side_conf < SIDE_SURE:  # the wall reads differently on each side: unread if unsure which
-            places.update({p: Reading(UNKNOWN, places[p].confidence) for p in PLACES if p[0] == "wall"})
+        places = _wall_if_side_sure(places, side_conf)
     else:
         places, over = _read_by_mixes(hists, glare, vivid, side), np.zeros(len(PLACES), bool)
-    if sure is not None:
-        places = {p: r if r.confidence >= sure else Reading(UNKNOWN, r.confidence) for p, r in places.items()}
+    places = _at_least(places, sure)
     sampled = apply_h(board.panel_h, CENTERS + shift + nudge)
     # Something over the board hides the print a grid is checked by: where the place model
     # sees a hand or an arm, the print is not judged. Not on an outline out of a board's
@@ -187,6 +175,25 @@ def read_board(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
         # a hand or the frame's edge left in view): every place would be read off a
         # neighbour's or off the frame, so none is read.
         places = {p: Reading(UNKNOWN, 0.0) for p in PLACES}
+    elif PLACE_MODELS:
+        # A hand over part of a place may leave the rest of it in view, and a glint or a
+        # tile's side face part of a window: each place left unread is looked at again
+        # where the model sees least over it. Only once the grid is checked, which a
+        # place read so must not sway, and not on a board with many places unsure,
+        # which is more likely off its print than looked at badly.
+        again = np.array([r.value == UNKNOWN for r in places.values()]) & ~out_of_frame
+        if side_conf < SIDE_SURE:
+            again &= np.array([p[0] != "wall" for p in PLACES])
+        if (again & ~over).sum() > _UNSURE_MOST:
+            again &= over
+        rows, moved = _past_over(panel, features, again, side, shift=shift, nudge=nudge,
+                                 panel_h=board.panel_h, size=(w_img, h_img))
+        if len(rows):
+            looked = features.copy()
+            looked[rows] = moved
+            places, over_again = _read_places(looked, glare, hists, side, covered)
+            places = _at_least(_wall_if_side_sure(places, side_conf), sure)
+            over |= over_again
     lines = [_line(k, [places[("line", k, p)] for p in range(k + 1)]) for k in range(5)]
     floor = [places[("floor", i)].value for i in range(7)]
     wall = [[places[("wall", r, c)].value for c in range(5)] for r in range(5)]
@@ -227,20 +234,40 @@ def _looks(panel: np.ndarray, cells: np.ndarray, lift: np.ndarray,
     return pixels, groups, hists, glare, features
 
 
-# A place something stands over is looked at again from windows moved in its cell by
-# at least _PAST_LEAST crop px (less shows much the same window). The look taken is the
-# one the place model sees least over, if the next least agrees on what the place holds
-# and so does the first look, which must give it at least _PAST_SAID and _PAST_AHEAD
-# times what it gives any other (nothing over it counted). (Seeds 7 / 9: 27 / 40 more
-# places read right, 8 / 5 more boards exact, none more read wrong; of places the truth
-# hides, 56 / 54 more read, 4 / 5 of them wrong, all in frames seen occluded. Without
-# _PAST_SAID: 28 / 50 more right, but 15 / 11 more hidden ones read wrong; without
-# _PAST_AHEAD, a white tile in a hand's shadow, which the first look gave black 0.23 and
-# empty 0.19, was read black.)
+# A place left unread is looked at again from windows moved in its cell by at least
+# _PAST_LEAST crop px (less shows much the same window). The look taken is the one the
+# place model sees least over, if the next least agrees on what the place holds and so
+# does the first look, which must give it at least _PAST_SAID and _PAST_AHEAD times what
+# it gives any other (nothing over it counted). Only places something stands over are
+# looked at again on a board with more than _UNSURE_MOST other places unread.
+# (Places something stands over, seeds 7 / 9: 27 / 40 more read right, 8 / 5 more
+# boards exact, none more wrong; of places the truth hides, 56 / 54 more read, 4 / 5 of
+# them wrong, all in frames seen occluded. Without _PAST_SAID: 15 / 11 more of those
+# wrong; without _PAST_AHEAD, a white tile in a hand's shadow, which the first look gave
+# black 0.23 and empty 0.19, was read black. Other places left unread, looked at again
+# once the grid is checked: 80 / 82 more read right, 37 / 35 more boards exact, 4 / 4
+# more wrong. Before the grid check, places read so swayed it: a grey board's grid a
+# cell off passed. With no _UNSURE_MOST, a board seen at 42 degrees, 8 places unsure,
+# read 7 more wrong.)
 _PAST_LEAST = 9
 _PAST_NUDGES = _NUDGES[np.hypot(_NUDGES[:, 0], _NUDGES[:, 1]) >= _PAST_LEAST]
 _PAST_SAID = 0.15
 _PAST_AHEAD = 1.5
+_UNSURE_MOST = 6
+
+
+def _wall_if_side_sure(places: dict[tuple, Reading], side_conf: float) -> dict[tuple, Reading]:
+    """The places with the wall unread if the side is unsure: the wall reads differently on each side."""
+    if side_conf >= SIDE_SURE:
+        return places
+    return {p: Reading(UNKNOWN, r.confidence) if p[0] == "wall" else r for p, r in places.items()}
+
+
+def _at_least(places: dict[tuple, Reading], sure: float | None) -> dict[tuple, Reading]:
+    """The places with each read less surely than `sure` (if given) unread."""
+    if sure is None:
+        return places
+    return {p: r if r.confidence >= sure else Reading(UNKNOWN, r.confidence) for p, r in places.items()}
 
 
 def _past_over(panel: np.ndarray, first_look: np.ndarray, over: np.ndarray, side: str, *,
@@ -249,6 +276,8 @@ def _past_over(panel: np.ndarray, first_look: np.ndarray, over: np.ndarray, side
     """Of the places in `over`, those a window moved in the cell shows clear of what
     stands over them, and their features there (see _PAST_LEAST)."""
     rows = np.flatnonzero(over)
+    if not len(rows):
+        return rows, first_look[:0]
     k = len(_PAST_NUDGES)
     moves = nudge[rows][:, None, :] + _PAST_NUDGES[None]
     cells, lift = np.repeat(CENTERS[rows], k, axis=0), np.repeat(shift[rows], k, axis=0)
