@@ -528,7 +528,9 @@ def test_a_board_with_many_places_unsure_is_not_looked_at_again():
     obs, truth, _ = _recognized(9, 299)
     expected = truth["boards"][2]
     found = min(obs["boards"], key=lambda b: np.hypot(*np.subtract(b["center"], expected["center"])))
-    assert all(t is None or r is not None for r, t in zip(found["floor"][1:6], expected["floor"][1:6], strict=True))
+    pairs = zip(found["floor"][1:6], expected["floor"][1:6], strict=True)
+    assert all(t is None or r is not None for r, t in pairs)
+
 
 @pytest.mark.parametrize(("seed", "frame"), [(7, 496), (9, 107)])
 def test_a_navy_sleeve_over_a_boards_places_is_seen_over_them_not_read_as_black_tiles(seed, frame):

@@ -240,15 +240,15 @@ def _looks(panel: np.ndarray, cells: np.ndarray, lift: np.ndarray,
 # does the first look, which must give it at least _PAST_SAID and _PAST_AHEAD times what
 # it gives any other (nothing over it counted). Only places something stands over are
 # looked at again on a board with more than _UNSURE_MOST other places unread.
-# (Places something stands over, seeds 7 / 9: 27 / 40 more read right, 8 / 5 more
-# boards exact, none more wrong; of places the truth hides, 56 / 54 more read, 4 / 5 of
-# them wrong, all in frames seen occluded. Without _PAST_SAID: 15 / 11 more of those
-# wrong; without _PAST_AHEAD, a white tile in a hand's shadow, which the first look gave
-# black 0.23 and empty 0.19, was read black. Other places left unread, looked at again
-# once the grid is checked: 80 / 82 more read right, 37 / 35 more boards exact, 4 / 4
-# more wrong. Before the grid check, places read so swayed it: a grey board's grid a
-# cell off passed. With no _UNSURE_MOST, a board seen at 42 degrees, 8 places unsure,
-# read 7 more wrong.)
+# (First, places something stands over, looked at again before the grid check, seeds
+# 7 / 9: 27 / 40 more read right, 8 / 5 more boards exact, none more wrong; of places
+# the truth hides, 56 / 54 more read, 4 / 5 of them wrong, all in frames seen occluded.
+# Without _PAST_SAID: 15 / 11 more of those wrong; without _PAST_AHEAD, a white tile in
+# a hand's shadow, which the first look gave black 0.23 and empty 0.19, was read black.
+# Then every place left unread, once the grid is checked: 80 / 82 more read right,
+# 37 / 35 more boards exact, 4 / 4 more wrong. Looked at before the check, places read
+# so swayed it: a grey board's grid a cell off passed. With no _UNSURE_MOST, a board
+# seen at 42 degrees, 8 places unsure, read 7 more wrong.)
 _PAST_LEAST = 9
 _PAST_NUDGES = _NUDGES[np.hypot(_NUDGES[:, 0], _NUDGES[:, 1]) >= _PAST_LEAST]
 _PAST_SAID = 0.15
