@@ -270,12 +270,12 @@ def _at_least(places: dict[tuple, Reading], sure: float | None) -> dict[tuple, R
     return {p: r if r.confidence >= sure else Reading(UNKNOWN, r.confidence) for p, r in places.items()}
 
 
-def _past_over(panel: np.ndarray, first_look: np.ndarray, over: np.ndarray, side: str, *,
+def _past_over(panel: np.ndarray, first_look: np.ndarray, again: np.ndarray, side: str, *,
                shift: np.ndarray, nudge: np.ndarray, panel_h: np.ndarray,
                size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
-    """Of the places in `over`, those a window moved in the cell shows clear of what
-    stands over them, and their features there (see _PAST_LEAST)."""
-    rows = np.flatnonzero(over)
+    """Of the places marked in `again`, those a window moved within the cell shows clear
+    of whatever stands over them or blurs them, and their features there (see _PAST_LEAST)."""
+    rows = np.flatnonzero(again)
     if not len(rows):
         return rows, first_look[:0]
     k = len(_PAST_NUDGES)
