@@ -395,7 +395,7 @@ def test_a_board_grown_is_read_on_the_side_the_others_show(monkeypatch, grown_si
 
     def reading(side: str, in_place: bool) -> SimpleNamespace:
         return SimpleNamespace(side=side, side_confidence=1.0, grid_in_place=in_place, sure=None, places={},
-                               balance=None)
+                               read_first=np.zeros(47, bool), balance=None)
 
     bigger = board(290.0, 130.0)
     asked = []

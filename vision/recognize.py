@@ -158,16 +158,12 @@ def _grown_back(frame: np.ndarray, small: np.ndarray, scale: float, rough: White
         in_place = filter(None, (on_told_side(b, r) for b, r in read if r.grid_in_place))
         tries = [(b, r) for b, r in in_place if (shows_print(r) or _area(b.quad) >= least)
                  and (r.side == "colored" or not colored)]
-        return max(tries, key=lambda t: (shows_print(t[1]), t[1].sure is None, _read_count(t[1])),
+        return max(tries, key=lambda t: (shows_print(t[1]), t[1].sure is None, int(t[1].read_first.sum())),
                    default=None)
 
     out = [(board, reading) if reading.grid_in_place else again(board) or (board, reading)
            for board, reading in readings]
     return out + [r for r in (again(b, colored=True) for b in unread) if r is not None]
-
-
-def _read_count(reading: BoardReading) -> int:
-    return sum(p.value != UNKNOWN for p in reading.places.values())
 
 
 def _over(board: BoardFind, other: BoardFind) -> bool:
