@@ -14,6 +14,7 @@ import pytest
 from vision import factories
 from vision import recognize as recognize_module
 from vision.boards import BOARD_H_MM, BOARD_W_MM, BoardFind
+from vision.cells import PLACES
 from vision.color import WhiteBalance
 from vision.recognize import (
     FORMAT,
@@ -395,7 +396,7 @@ def test_a_board_grown_is_read_on_the_side_the_others_show(monkeypatch, grown_si
 
     def reading(side: str, in_place: bool) -> SimpleNamespace:
         return SimpleNamespace(side=side, side_confidence=1.0, grid_in_place=in_place, sure=None, places={},
-                               read_first=np.zeros(47, bool), balance=None)
+                               read_first=np.zeros(len(PLACES), bool), balance=None)
 
     bigger = board(290.0, 130.0)
     asked = []
