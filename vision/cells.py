@@ -244,11 +244,11 @@ def _looks(panel: np.ndarray, cells: np.ndarray, lift: np.ndarray,
 # _PAST_STEP crop px up to _PAST_MOST across and down (less shows much the same window;
 # every 3 px, 200 windows a place rather than 24, read much the same, but a 4000 x 3000
 # frame with a hand over a board took 2.7 s rather than 0.6 s, and 0.4 s with no second
-# look). The look taken is the one the
-# place model sees least over, if the next least agrees on what the place holds and so
-# does the first look, which must give it at least _PAST_SAID and _PAST_AHEAD times what
-# it gives any other (nothing over it counted). Only places something stands over are
-# looked at again on a board with more than _UNSURE_MOST other places unread.
+# look). The look taken is the one the place model sees least over, if the next least
+# agrees on what the place holds and so does the first look, which must give it at least
+# _PAST_SAID and _PAST_AHEAD times what it gives any other (nothing over it counted).
+# Only places something stands over are looked at again on a board with more than
+# _UNSURE_MOST other places unread.
 # (First, places something stands over, looked at again before the grid check, seeds
 # 7 / 9: 27 / 40 more read right, 8 / 5 more boards exact, none more wrong; of places
 # the truth hides, 56 / 54 more read, 4 / 5 of them wrong, all in frames seen occluded.
