@@ -227,6 +227,51 @@ def test_a_disc_of_four_tiles_one_unsure_is_read_whole():
     assert sorted(found["tiles"]) == ["blue", "blue", "red", "white"] and found["unknown"] == 0
 
 
+def _blurred_block(turn_deg: float) -> tuple[np.ndarray, list[np.ndarray]]:
+    """A disc's view (2 px a mm) with a 2 x 2 block of four colours turned `turn_deg` on
+    its sunburst, blurred: the view and each tile's outline (patch px)."""
+    ppm, n = 2.0, 192
+    patch = np.full((n, n, 3), (196, 222, 232), np.uint8)  # the cream ring
+    cv2.circle(patch, (n // 2, n // 2), round(factories.SUNBURST_RADIUS_MM * ppm), (170, 95, 35), -1)
+    a = np.radians(turn_deg)
+    u, v = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])
+    outlines = []
+    for (du, dv), bgr in zip([(-1, -1), (1, -1), (-1, 1), (1, 1)],
+                             [(40, 50, 200), (40, 140, 230), (40, 35, 30), (190, 160, 40)], strict=True):
+        mid = n / 2 + (du * u + dv * v) * 10.5 * ppm
+        corners = np.array([mid + (cu * u + cv * v) * 10 * ppm
+                            for cu, cv in [(-1, -1), (1, -1), (1, 1), (-1, 1)]])
+        cv2.fillConvexPoly(patch, np.round(corners).astype(np.int32), bgr)
+        outlines.append(corners.astype(np.float32))
+    return cv2.GaussianBlur(patch, (0, 0), 3.0), outlines
+
+
+@pytest.mark.parametrize("turn", [20.0, 33.0, 72.0])
+def test_a_block_whose_outline_blur_hides_is_turned_by_its_colour_edges(turn):
+    # Seed 7, frame 210 (the benchmark's): blur mixed the sunburst into the tiles, so
+    # nearly all of it looked like no print, and the block's places were laid 45 degrees
+    # whatever its turn, two of them across a tile's edge and left unknown.
+    patch, outlines = _blurred_block(turn)
+    n = patch.shape[0]
+    yy, xx = np.mgrid[0:n, 0:n]
+    flooded = np.hypot(xx + 0.5 - n / 2, yy + 0.5 - n / 2) < factories.SUNBURST_RADIUS_MM * 2.0
+    sites = factories._tile_sites(flooded, patch, 2.0)
+    # Each place on the middle of its own tile (laid 45 degrees, up to 16 px off it).
+    middles = np.array([o.mean(axis=0) for o in outlines])
+    off = np.linalg.norm(np.array(sites)[:, None] - middles[None], axis=2)
+    assert sorted(off.argmin(axis=1)) == [0, 1, 2, 3]
+    assert off.min(axis=1).max() < 3
+
+
+def test_a_blurred_disc_of_four_tiles_turned_askew_is_read_whole():
+    content, cond, rng = mixed_table(7, 210)
+    frame, truth = render_table(content, cond, rng)
+    obs = recognize(frame)
+    expected = next(f for f in truth["factories"] if sorted(f["tiles"]) == ["black", "blue", "red", "yellow"])
+    found = _nearest(obs["factories"], expected["center"])
+    assert sorted(found["tiles"]) == ["black", "blue", "red", "yellow"] and found["unknown"] == 0
+
+
 @pytest.mark.parametrize("seed", [20, 22, 25])
 def test_white_tiles_and_the_marker_on_a_white_table_are_counted(seed):
     # On a plain white table a white tile and the marker differ from the table only by
