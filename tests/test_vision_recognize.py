@@ -11,15 +11,16 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import factories
+from vision import color, factories
 from vision import recognize as recognize_module
 from vision.boards import BOARD_H_MM, BOARD_W_MM, BoardFind
 from vision.cells import PLACES
-from vision.color import WhiteBalance
+from vision.color import UNKNOWN, WhiteBalance
 from vision.recognize import (
     FORMAT,
     _grown_back,
     _rebalanced,
+    _said_on_told_side,
     _sides_told,
     _table_balances,
     _untold_rebalanced,
@@ -354,6 +355,37 @@ def test_a_board_unsure_of_its_side_is_read_on_the_side_the_others_show(monkeypa
     _sides_told(None, [sure[0], ("g", reading("grey", 1.0)), unsure], rough)
     _sides_told(None, [unsure, ("u", reading("colored", 0.9))], rough)
     assert asked == []
+
+
+def test_a_board_that_does_not_show_its_side_surely_is_said_to_show_the_others_side() -> None:
+    # Seed 9, frame 45 (the benchmark's): three coloured boards sure of their side, and a
+    # fourth read at the turn its bonus panel told, under an arm, taken for the grey
+    # side 0.78 sure. Its wall was unread; the side it was said to show was wrong.
+    @dataclasses.dataclass
+    class Reading:
+        side: str
+        side_confidence: float
+        grid_in_place: bool
+        wall: list
+        places: dict = dataclasses.field(default_factory=dict)
+
+    read = [["blue", None, None, None, None]] + [[None] * 5] * 4
+    unread = [[UNKNOWN] * 5] * 5
+    sure = [("a", Reading("colored", 0.999, True, read)), ("b", Reading("colored", 1.0, True, read))]
+    out = _said_on_told_side([*sure, ("armed", Reading("grey", 0.78, True, unread)),
+                              ("sleeved", Reading("grey", 1.0, False, unread))])
+    assert out[:2] == sure
+    assert [r.side for _, r in out[2:]] == ["colored", "colored"]
+    # A wall read on the other side's print is not kept.
+    places = {("wall", 0, 0): color.Reading("blue", 0.95), ("line", 0, 0): color.Reading("red", 0.9)}
+    (_, told), = _said_on_told_side([*sure, ("guessed", Reading("grey", 0.9, True, read, places))])[2:]
+    assert told.side == "colored" and told.wall == unread
+    assert told.places == {("wall", 0, 0): color.Reading(UNKNOWN, 0.0),
+                           ("line", 0, 0): places[("line", 0, 0)]}
+    # A board sure of another side keeps it: sides differ, nothing is told.
+    grey = ("g", Reading("grey", 1.0, True, read))
+    assert _said_on_told_side([*sure, grey, ("armed", Reading("grey", 0.78, True, unread))])[2:] == \
+        [grey, ("armed", Reading("grey", 0.78, True, unread))]
 
 
 def test_a_board_whose_turn_was_untold_is_read_again_under_the_others_balance(monkeypatch) -> None:

@@ -18,7 +18,7 @@ from .cells import (
     read_registered,
     shows_print,
 )
-from .color import UNKNOWN, WhiteBalance
+from .color import UNKNOWN, Reading, WhiteBalance
 from .factories import CenterReading, FactoryReading, read_factories
 from .geometry import clockwise_from_bottom
 
@@ -68,7 +68,7 @@ def analyse(frame_bgr: np.ndarray, players: int | None = None) -> Recognition:
     # Last, of the boards neither the strip nor the print turned (nor grown back whole):
     unread = [b for b in unread if not any(_over(b, other) for other, _ in readings)]
     readings += [r for r in _bonus_told(frame, scale, rough, unread, readings) if r is not None]
-    readings = _seat_order(readings)
+    readings = _seat_order(_said_on_told_side(readings))
 
     table_wb = WhiteBalance.combine(_table_balances([r for _, r in readings]))
     # The game lays out two discs a player and one more.
@@ -247,6 +247,24 @@ def _sides_told(frame: np.ndarray, readings: list[tuple[BoardFind, BoardReading]
                 out.append((board, dataclasses.replace(again, occluded=again.occluded or reading.occluded)))
                 continue
         out.append((board, reading))
+    return out
+
+
+def _said_on_told_side(readings: list[tuple[BoardFind, BoardReading]]
+                       ) -> list[tuple[BoardFind, BoardReading]]:
+    """Each board, and one that does not show its side surely (its own wall unsure, or
+    its grid off its print) said to show the side every board sure of its own shows, with
+    its wall unread: a game is played on one side, and a wall read on the other side's
+    print is read off the wrong colours. (Seeds 7 / 9: 1 / 3 more boards on their side.)"""
+    told = _side_told(readings)
+    if told is None:
+        return readings
+    out = []
+    for board, r in readings:
+        if r.side != told[0] and (r.side_confidence < SIDE_SURE or not r.grid_in_place):
+            places = {p: Reading(UNKNOWN, 0.0) if p[0] == "wall" else v for p, v in r.places.items()}
+            r = dataclasses.replace(r, side=told[0], places=places, wall=[[UNKNOWN] * 5 for _ in range(5)])
+        out.append((board, r))
     return out
 
 
