@@ -12,6 +12,7 @@ Stages, each on the physical board rather than on any one picture of it:
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
@@ -70,6 +71,39 @@ BLUE_HSV = ((94, 70, 45), (128, 255, 255))  # the least and most (OpenCV's HSV) 
 def blue_mask(bgr: np.ndarray) -> np.ndarray:
     """The boards' blue print (and anything of that hue) in a white-balanced image."""
     return cv2.inRange(cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV), *BLUE_HSV)
+
+
+# A board's frame is blue all round, and an arm reaching over the board crosses it: a
+# stretch of the frame in view this long (board mm) showing no blue is something over the
+# board. Looked at _FRAME_INSET_MM in from the board's edge, every _FRAME_STEP_MM, and not
+# along the owner's bottom edge, which the floor's tiles lean over when seen steeply.
+# (Seeds 7 / 9: 1 / 4 more frames with a hand over the play area flagged occluded, and 4 /
+# 2 without one, 2 / 1 of them with a cup or a bottle over it, which counts too. A stretch
+# of 25 mm, all round: 2 / 4 more with a hand, 31 / 23 more without one.)
+_FRAME_INSET_MM, _FRAME_STEP_MM, _FRAME_GONE_MM = 4.0, 5.0, 40.0
+
+
+def frame_covered(board: BoardFind, blue: np.ndarray, scale: float) -> bool:
+    """Whether something lies over the board's frame (see _FRAME_GONE_MM). `blue`: the
+    blue_mask of the balanced frame reduced by `scale`."""
+    x0, y0 = _FRAME_INSET_MM, _FRAME_INSET_MM
+    x1, y1 = BOARD_W_MM - _FRAME_INSET_MM, BOARD_H_MM - _FRAME_INSET_MM
+    # up the owner's left side, along the top, down the right side
+    corners = np.array([[x0, y1], [x0, y0], [x1, y0], [x1, y1]])
+    path = np.concatenate([np.linspace(a, b, max(1, round(math.dist(a, b) / _FRAME_STEP_MM)), endpoint=False)
+                           for a, b in itertools.pairwise(corners)])
+    at = np.round(apply_h(board.board_h, path) * scale).astype(int)
+    h, w = blue.shape
+    margin = 4  # px: what lies on the frame's edge is blurred into what lies off it
+    in_view = (at[:, 0] >= margin) & (at[:, 1] >= margin) & (at[:, 0] < w - margin) & (at[:, 1] < h - margin)
+    near = cv2.dilate(blue, np.ones((3, 3), np.uint8))  # the frame's print is blue with pale marks
+    gone = in_view.copy()
+    gone[in_view] = near[at[in_view, 1], at[in_view, 0]] == 0
+    run, longest = 0, 0
+    for g in gone:
+        run = run + 1 if g else 0
+        longest = max(longest, run)
+    return longest * _FRAME_STEP_MM >= _FRAME_GONE_MM
 
 
 def find_boards(small: np.ndarray, blue: np.ndarray, scale: float, full: np.ndarray,

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from .boards import BoardFind, blue_mask, board_sized, find_boards, grown, table_plane
+from .boards import BoardFind, blue_mask, board_sized, find_boards, frame_covered, grown, table_plane
 from .cells import (
     SIDE_SURE,
     BoardReading,
@@ -80,7 +80,8 @@ def analyse(frame_bgr: np.ndarray, players: int | None = None) -> Recognition:
     # Occluded means something (a hand) is over the play area, as observation.md has it: a
     # place or a centre tile read as "unknown" (glare, blur) says so itself and leaves the
     # rest of the frame worth reading.
-    occluded = any(r.occluded for _, r in readings) or any(f.covered for f in factories)
+    occluded = (any(r.occluded or frame_covered(b, blue, scale) for b, r in readings)
+                or any(f.covered for f in factories))
     observation = {
         "format": FORMAT,
         "image": {"width": int(w), "height": int(h)},
