@@ -23,10 +23,12 @@ from .color import WhiteBalance
 from .geometry import (
     TYPICAL_FOCAL,
     apply_h,
+    camera_in_plane,
     fit_quad,
     in_frame,
     in_frame_points,
     order_clockwise,
+    parallax,
     plane_aspect,
     rect_homography,
 )
@@ -36,6 +38,7 @@ BOARD_W_MM = 260.0
 BOARD_H_MM = 250.0
 # The lower panel as a prior (mm from the board's top-left); its edges are then measured.
 PANEL_BOX_MM = (8.5, 80.0, 251.5, 242.0)
+TILE_THICK_MM = 7.0  # a tile's top face stands this far above the table
 PANEL_W_PX, PANEL_H_PX = 900, 600  # the measured crop
 
 _ORIENT_PX = 128  # the square a board is judged in for its turn
@@ -75,12 +78,16 @@ def blue_mask(bgr: np.ndarray) -> np.ndarray:
 
 # A board's frame is blue all round, and an arm reaching over the board crosses it: a
 # stretch of the frame in view this long (board mm) showing no blue is something over the
-# board. Looked at _FRAME_INSET_MM in from the board's edge, every _FRAME_STEP_MM, and not
-# along the owner's bottom edge, which the floor's tiles lean over when seen steeply.
-# (Seeds 7 / 9: 1 / 4 more frames with a hand over the play area flagged occluded, and 4 /
-# 2 without one, 2 / 1 of them with a cup or a bottle over it, which counts too. A stretch
-# of 25 mm, all round: 2 / 4 more with a hand, 31 / 23 more without one.)
+# board. Looked at _FRAME_INSET_MM in from the board's edge, every _FRAME_STEP_MM, except
+# where a tile's top may lean out over it: seen obliquely, a top face shows off its foot,
+# away from the camera, and the tiles of the floor and of the long pattern lines lie by the
+# edge. (Seeds 7 / 9: 1 / 2 more frames with a hand over the play area flagged occluded,
+# and 5 / 2 without one, 4 / 1 of them with a cup or a bottle over the play area, which
+# counts too. Along the owner's left, top and right sides whatever the camera: 1 / 4 more
+# with a hand, 4 / 2 without, one of them a steep view of tiles leaning over the left
+# side. A stretch of 25 mm along those: 2 / 4 more with a hand, 31 / 23 without.)
 _FRAME_INSET_MM, _FRAME_STEP_MM, _FRAME_GONE_MM = 4.0, 5.0, 40.0
+_LEAN_MOST_MM = 2.0  # how far out a top face 7 mm up may show before the frame under it is not judged
 
 
 def frame_covered(board: BoardFind, blue: np.ndarray, scale: float) -> bool:
@@ -88,22 +95,28 @@ def frame_covered(board: BoardFind, blue: np.ndarray, scale: float) -> bool:
     blue_mask of the balanced frame reduced by `scale`."""
     x0, y0 = _FRAME_INSET_MM, _FRAME_INSET_MM
     x1, y1 = BOARD_W_MM - _FRAME_INSET_MM, BOARD_H_MM - _FRAME_INSET_MM
-    # up the owner's left side, along the top, down the right side
-    corners = np.array([[x0, y1], [x0, y0], [x1, y0], [x1, y1]])
-    path = np.concatenate([np.linspace(a, b, max(1, round(math.dist(a, b) / _FRAME_STEP_MM)), endpoint=False)
-                           for a, b in itertools.pairwise(corners)])
-    at = np.round(apply_h(board.board_h, path) * scale).astype(int)
+    # round the board from the owner's bottom-left corner: left, top, right, bottom sides
+    corners = np.array([[x0, y1], [x0, y0], [x1, y0], [x1, y1], [x0, y1]])
+    outward = np.array([[-1.0, 0.0], [0.0, -1.0], [1.0, 0.0], [0.0, 1.0]])
+    sides = [np.linspace(a, b, max(1, round(math.dist(a, b) / _FRAME_STEP_MM)), endpoint=False)
+             for a, b in itertools.pairwise(corners)]
+    path = np.concatenate(sides)
+    normal = np.repeat(outward, [len(side) for side in sides], axis=0)
     h, w = blue.shape
+    camera = camera_in_plane(board.board_h, round(w / scale), round(h / scale))
+    leans_out = (parallax(camera, path, TILE_THICK_MM) * normal).sum(axis=1) >= _LEAN_MOST_MM
+    at = np.round(apply_h(board.board_h, path) * scale).astype(int)
     margin = 4  # px: what lies on the frame's edge is blurred into what lies off it
-    in_view = (at[:, 0] >= margin) & (at[:, 1] >= margin) & (at[:, 0] < w - margin) & (at[:, 1] < h - margin)
+    judged = (at[:, 0] >= margin) & (at[:, 1] >= margin) & (at[:, 0] < w - margin) & (at[:, 1] < h - margin)
+    judged &= ~leans_out
     near = cv2.dilate(blue, np.ones((3, 3), np.uint8))  # the frame's print is blue with pale marks
-    gone = in_view.copy()
-    gone[in_view] = near[at[in_view, 1], at[in_view, 0]] == 0
+    gone = judged.copy()
+    gone[judged] = near[at[judged, 1], at[judged, 0]] == 0
     run, longest = 0, 0
-    for g in gone:
+    for g in np.concatenate([gone, gone]):  # the path runs round: a stretch may span its start
         run = run + 1 if g else 0
         longest = max(longest, run)
-    return longest * _FRAME_STEP_MM >= _FRAME_GONE_MM
+    return min(longest, len(gone)) * _FRAME_STEP_MM >= _FRAME_GONE_MM
 
 
 def find_boards(small: np.ndarray, blue: np.ndarray, scale: float, full: np.ndarray,

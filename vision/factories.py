@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from . import color
-from .boards import BLUE_HSV, BOARD_H_MM, BOARD_W_MM, BoardFind
+from .boards import BLUE_HSV, BOARD_H_MM, BOARD_W_MM, TILE_THICK_MM, BoardFind
 from .cells import HIDDEN, PLACE_MODELS, place_probabilities, window_features
 from .color import COLORS, MARKER, UNKNOWN, WhiteBalance
 from .geometry import apply_h, camera_in_plane, clockwise_from_bottom, parallax, stretches
@@ -30,7 +30,6 @@ from .stats import components, median, percentile
 SUNBURST_RADIUS_MM = 29.5
 DISC_RADIUS_MM = 45.0
 TILE_MM = 20.0
-TILE_THICK_MM = 7.0
 _PATCH_PX_PER_MM = 2.0
 # A factory's place is read only when its model is this sure. (At 0.75, seed 7 read 11
 # more discs exactly and 8 more wrong with no place unknown.)
