@@ -216,9 +216,9 @@ def test_centre_tiles_left_unread_are_unknown_not_a_hand(monkeypatch) -> None:
     # none). They are counted as unknown, and the frame is not "occluded": that is for a
     # hand over the play area (observation.md), and a tracker sets such frames aside with
     # everything else they show.
-    content, cond, rng = mixed_table(7, 0)
-    assert not cond.hand
+    content, cond, rng = mixed_table(7, 2)
     frame, truth = render_table(content, cond, rng)
+    assert not cond.hand and not truth["occluded"]  # (frame 0 has cups over the play area)
     monkeypatch.setattr(factories, "_PILE_SURE", 1.01)
     obs = recognize(frame, len(truth["boards"]))
     assert obs["center"]["unknown"] == sum(truth["center"]["tiles"].values()) > 0
