@@ -109,9 +109,13 @@ def frame_covered(board: BoardFind, blue: np.ndarray, scale: float) -> bool:
     margin = 4  # px: what lies on the frame's edge is blurred into what lies off it
     judged = (at[:, 0] >= margin) & (at[:, 1] >= margin) & (at[:, 0] < w - margin) & (at[:, 1] < h - margin)
     judged &= ~leans_out
-    near = cv2.dilate(blue, np.ones((3, 3), np.uint8))  # the frame's print is blue with pale marks
+    # The frame's print is blue with pale marks: a point shows blue if any pixel round it does.
+    xs, ys = at[judged, 0], at[judged, 1]
+    shown = np.zeros(len(xs), bool)
+    for dx, dy in itertools.product((-1, 0, 1), repeat=2):
+        shown |= blue[ys + dy, xs + dx] > 0
     gone = judged.copy()
-    gone[judged] = near[at[judged, 1], at[judged, 0]] == 0
+    gone[judged] = ~shown
     run, longest = 0, 0
     for g in np.concatenate([gone, gone]):  # the path runs round: a stretch may span its start
         run = run + 1 if g else 0
