@@ -36,13 +36,13 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from . import color
-from .boards import PANEL_H_PX, PANEL_W_PX, BoardFind, bonus_turn, in_proportion, turned
+from .boards import PANEL_H_PX, PANEL_W_PX, TILE_THICK_MM, BoardFind, bonus_turn, in_proportion, turned
 from .color import COLORS, MARKER, UNKNOWN, Reading, WhiteBalance
 from .geometry import apply_h, camera_in_plane, in_frame, parallax
 from .stats import counted_percentile, median, percentile
 
 CELL_PX = 78
-TILE_LIFT_PX = 7.0 / (243.0 / PANEL_W_PX)  # a tile's thickness in crop px
+TILE_LIFT_PX = TILE_THICK_MM / (243.0 / PANEL_W_PX)  # a tile's thickness in crop px
 _WINDOW = 0.44  # sampled window, as a fraction of a cell
 _SCALE = 0.5  # the panel is read at half the measured crop's resolution
 _WINDOW_HALF = max(3, round(_WINDOW * CELL_PX * _SCALE / 2))  # a sampled window's half side, panel px
