@@ -263,11 +263,22 @@ def test_a_block_whose_outline_blur_hides_is_turned_by_its_colour_edges(turn):
     yy, xx = np.mgrid[0:n, 0:n]
     flooded = np.hypot(xx + 0.5 - n / 2, yy + 0.5 - n / 2) < factories.SUNBURST_RADIUS_MM * 2.0
     sites = factories._tile_sites(flooded, patch, 2.0)
-    # Each place on the middle of its own tile (laid 45 degrees, up to 16 px off it).
+    # Each place on the middle of its own tile (by the outline alone, 11-19 px off it).
     middles = np.array([o.mean(axis=0) for o in outlines])
     off = np.linalg.norm(np.array(sites)[:, None] - middles[None], axis=2)
     assert sorted(off.argmin(axis=1)) == [0, 1, 2, 3]
     assert off.min(axis=1).max() < 3
+
+
+def test_a_disc_view_with_no_edge_at_all_still_gives_four_places():
+    # What is no print filling the sunburst whole, and a view of one plain colour: no
+    # colour edge at all to turn the block by. The block is still laid about the middle.
+    n = 192
+    yy, xx = np.mgrid[0:n, 0:n]
+    flooded = np.hypot(xx + 0.5 - n / 2, yy + 0.5 - n / 2) < factories.SUNBURST_RADIUS_MM * 2.0
+    sites = np.array(factories._tile_sites(flooded, np.full((n, n, 3), 128, np.uint8), 2.0))
+    assert sites.shape == (4, 2)
+    assert np.allclose(np.linalg.norm(sites - n / 2, axis=1), factories._SITE_MM / np.sqrt(2) * 2.0, atol=0.5)
 
 
 @pytest.mark.parametrize("seed", [20, 22, 25])
