@@ -84,3 +84,72 @@ def test_only_the_kinds_asked_for_are_fitted_again(monkeypatch, tmp_path):
     places = json.loads(out.read_text())["places"]
     assert places["open"] == {"kept": True}
     assert places["center"]["classes"] == [None, "red"]
+
+
+def _measured(rng: np.random.Generator) -> tuple[dict, dict]:
+    x = rng.normal(size=(60, 3))
+    labels = [HIDDEN if v > 1 else "red" if v > 0 else None for v in x[:, 0]]
+    hists = {"tile:red": [*rng.random((20, 4))], "empty": [*rng.random((20, 4))]}
+    return hists, {"wall:grey": ([*x], labels), "center": ([*x[:30]], labels[:30])}
+
+
+def test_rows_saved_give_the_same_models_as_the_frames_they_were_measured_on(monkeypatch, tmp_path):
+    out = tmp_path / "prototypes.json"
+    monkeypatch.setattr(calibrate, "OUT", out)
+    hists, rows = _measured(np.random.default_rng(1))
+    monkeypatch.setattr(calibrate, "collect", lambda frames, seed, cache=None: (hists, rows))
+    saved = tmp_path / "rows.npz"
+    assert calibrate.main(["--set", "1000:0:1", "--mixes", "--save-rows", str(saved)]) == 0
+    from_frames = out.read_text()
+    assert not saved.with_name("rows.npz.part").exists()
+
+    def no_frames(*_args, **_kwargs):
+        raise AssertionError("--rows reads no frame")
+
+    monkeypatch.setattr(calibrate, "collect", no_frames)
+    out.unlink()
+    assert calibrate.main(["--rows", str(saved), "--mixes"]) == 0
+    assert out.read_text() == from_frames
+    again_hists, again_rows = calibrate.load_rows(saved)
+    assert again_rows["wall:grey"][1] == rows["wall:grey"][1]  # None, HIDDEN and colours as they were
+    assert np.array_equal(np.array(again_rows["wall:grey"][0]), np.array(rows["wall:grey"][0]))
+    assert np.array_equal(np.array(again_hists["empty"]), np.array(hists["empty"]))
+
+
+@pytest.mark.parametrize("bad, named", [
+    (b"", "not rows saved by --save-rows"),
+    (b"PK\x03\x04 cut short", "not rows saved by --save-rows"),
+    (None, "not rows saved by --save-rows"),  # no such file
+    ({"x": np.zeros(3)}, "it holds 'x'"),  # an .npz of something else
+    ({"mix/empty": np.zeros((2, 4))}, "no place measured in it"),
+])
+def test_rows_that_are_not_saved_rows_are_named_and_write_nothing(bad, named, tmp_path, capsys):
+    rows = tmp_path / "rows.npz"
+    if isinstance(bad, dict):
+        with rows.open("wb") as f:
+            np.savez(f, **bad)
+    elif bad is not None:
+        rows.write_bytes(bad)
+    before = calibrate.OUT.read_bytes()
+    with pytest.raises(SystemExit) as exit_:
+        calibrate.main(["--rows", str(rows)])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert f"--rows {rows}" in err and named in err
+    assert calibrate.OUT.read_bytes() == before
+
+
+@pytest.mark.parametrize("argv, named", [
+    (["--rows", "r.npz", "--set", "1:0:1"], "--rows with --set"),
+    (["--rows", "r.npz", "--save-rows", "s.npz"], "not allowed with argument"),
+    (["--save-rows", "/no/such/folder/rows.npz"], "no such folder /no/such/folder"),
+])
+def test_rows_asked_for_wrongly_are_named_before_any_frame_is_read(argv, named, monkeypatch, capsys):
+    def no_frames(*_args, **_kwargs):
+        raise AssertionError("no frame is read")
+
+    monkeypatch.setattr(calibrate, "collect", no_frames)
+    with pytest.raises(SystemExit) as exit_:
+        calibrate.main(argv)
+    assert exit_.value.code == 2
+    assert named in capsys.readouterr().err

@@ -1,7 +1,7 @@
 """Measure, on frames with known truth, what each kind of place looks like.
 
     ./dev run python -m vision.calibrate [--set SEED:FIRST:COUNT ...] [--cache DIR] [--mixes] [--jobs N]
-        [--kinds KIND ...]
+        [--kinds KIND ...] [--save-rows FILE | --rows FILE]
 
 Writes vision/prototypes.json: the place models that vision.cells reads places with
 (a small network per kind of place over the features of vision.cells, with a class
@@ -21,6 +21,11 @@ over the models of the version before (which boards pass the grid check depends 
 the side models), the centre's model then alone, with `--kinds center` added (--kinds
 fits only the models named and keeps the others as they are), and should be made again
 on labelled real photos when there are some.
+
+Reading the frames is most of the time (the set above: 21 minutes on two cores; a fit
+of the boards' models from what they measured, under 4). `--save-rows FILE` keeps what
+the frames measured, and `--rows FILE` fits from it instead of reading frames again, to
+try fits (or --kinds) on the same measurements.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ import itertools
 import json
 import math
 import multiprocessing
+import zipfile
 import zlib
 from pathlib import Path
 
@@ -300,12 +306,39 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="frames read by this many processes at once")
     parser.add_argument("--kinds", nargs="+", metavar="KIND",
                         help="fit only these place models (e.g. center factory open), keeping the others")
+    keep = parser.add_mutually_exclusive_group()
+    keep.add_argument("--save-rows", type=Path, metavar="FILE",
+                      help="also keep what the frames measured here")
+    keep.add_argument("--rows", type=Path, metavar="FILE",
+                      help="fit from what --save-rows kept instead of reading frames")
     args = parser.parse_args(argv)
     if args.jobs < 1:
         parser.error(f"--jobs {args.jobs}: at least one process is needed")
     unknown_kinds = sorted(set(args.kinds or ()) - set(KINDS))
     if unknown_kinds:
         parser.error(f"--kinds {' '.join(unknown_kinds)}: no such model (the models: {' '.join(KINDS)})")
+    if args.rows is not None and args.sets:
+        parser.error("--rows with --set: the rows were measured on their frames already")
+    if args.save_rows is not None and not args.save_rows.parent.is_dir():
+        # said now, not after the frames are read
+        parser.error(f"--save-rows {args.save_rows}: no such folder {args.save_rows.parent}")
+    if args.rows is not None:
+        try:
+            hists, rows = load_rows(args.rows)
+        except (OSError, EOFError, ValueError, KeyError, zipfile.BadZipFile) as e:
+            parser.error(f"--rows {args.rows}: not rows saved by --save-rows ({e})")
+        if not rows:  # fitted from, it would leave no model at all
+            parser.error(f"--rows {args.rows}: not rows saved by --save-rows (no place measured in it)")
+    else:
+        hists, rows = _measure(parser, args)
+        if args.save_rows is not None:
+            save_rows(args.save_rows, hists, rows)
+    _fit(hists, rows, mixes=args.mixes, kinds=args.kinds)
+    return 0
+
+
+def _measure(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[dict, dict]:
+    """What the frames of args.sets measure, as collect's, all chunks joined in frame order."""
     cv2.setNumThreads(1)
     chunks = []
     for spec in args.sets or ["1000:0:200"]:
@@ -329,16 +362,22 @@ def main(argv: list[str] | None = None) -> int:
             have = rows.setdefault(kind, ([], []))
             have[0].extend(feats)
             have[1].extend(labels)
+    return hists, rows
+
+
+def _fit(hists: dict[str, list[np.ndarray]], rows: dict[str, tuple[list, list]], *, mixes: bool,
+         kinds: list[str] | None) -> None:
+    """The models fitted to what was measured, written to OUT (the kinds not fitted kept)."""
     try:
         data = json.loads(OUT.read_text())
     except (OSError, ValueError):
         data = {}
-    if args.mixes or "mixes" not in data:
+    if mixes or "mixes" not in data:
         data["words"] = list(WORD_NAMES)
         data["mixes"] = {label: cluster(h) for label, h in sorted(hists.items())}
-    models = dict(data.get("places", {})) if args.kinds else {}
+    models = dict(data.get("places", {})) if kinds else {}
     for kind, (feats, labels) in sorted(rows.items()):
-        if args.kinds and kind not in args.kinds:
+        if kinds and kind not in kinds:
             continue
         classes = sorted(set(labels), key=lambda c: "" if c is None else c)
         if len(classes) < 2:
@@ -350,7 +389,40 @@ def main(argv: list[str] | None = None) -> int:
     part = OUT.with_suffix(".json.part")  # whole or not at all: vision.cells reads it at import
     part.write_text(json.dumps(data, indent=0) + "\n")
     part.replace(OUT)
-    return 0
+
+
+# In a rows file an empty place is labelled "", which no colour, "marker" or HIDDEN is.
+_EMPTY = ""
+
+
+def save_rows(path: Path, hists: dict[str, list[np.ndarray]], rows: dict[str, tuple[list, list]]) -> None:
+    """What frames measured (collect's word mixes by label and rows by kind) to `path`,
+    whole or not at all."""
+    arrays = {f"mix/{label}": np.array(h, np.float64) for label, h in hists.items()}
+    for kind, (feats, labels) in rows.items():
+        arrays[f"x/{kind}"] = np.array(feats, np.float64)
+        arrays[f"y/{kind}"] = np.array([_EMPTY if v is None else v for v in labels], str)
+    part = path.with_name(path.name + ".part")
+    with part.open("wb") as f:
+        np.savez_compressed(f, **arrays)
+    part.replace(path)
+
+
+def load_rows(path: Path) -> tuple[dict[str, list[np.ndarray]], dict[str, tuple[list, list]]]:
+    """What save_rows kept: word mixes by label, and (features, labels) by kind."""
+    hists: dict[str, list[np.ndarray]] = {}
+    rows: dict[str, tuple[list, list]] = {}
+    with np.load(path, allow_pickle=False) as data:
+        for name in data.files:
+            what, _, key = name.partition("/")
+            if what not in ("mix", "x", "y") or not key:
+                raise ValueError(f"it holds {name!r}")
+            if what == "mix":
+                hists[key] = list(data[name])
+            elif what == "x":
+                labels = [None if v == _EMPTY else str(v) for v in data[f"y/{key}"]]
+                rows[key] = (list(data[name]), labels)
+    return hists, rows
 
 
 if __name__ == "__main__":
