@@ -86,6 +86,10 @@ def test_only_the_kinds_asked_for_are_fitted_again(monkeypatch, tmp_path):
     assert places["center"]["classes"] == [None, "red"]
 
 
+def _no_frames(*_args, **_kwargs):
+    raise AssertionError("no frame is read")
+
+
 def _measured(rng: np.random.Generator) -> tuple[dict, dict]:
     x = rng.normal(size=(60, 3))
     labels = [HIDDEN if v > 1 else "red" if v > 0 else None for v in x[:, 0]]
@@ -103,10 +107,7 @@ def test_rows_saved_give_the_same_models_as_the_frames_they_were_measured_on(mon
     from_frames = out.read_text()
     assert not saved.with_name("rows.npz.part").exists()
 
-    def no_frames(*_args, **_kwargs):
-        raise AssertionError("--rows reads no frame")
-
-    monkeypatch.setattr(calibrate, "collect", no_frames)
+    monkeypatch.setattr(calibrate, "collect", _no_frames)
     out.unlink()
     assert calibrate.main(["--rows", str(saved), "--mixes"]) == 0
     assert out.read_text() == from_frames
@@ -123,7 +124,10 @@ def test_rows_saved_give_the_same_models_as_the_frames_they_were_measured_on(mon
     ({"x": np.zeros(3)}, "it holds 'x'"),  # an .npz of something else
     ({"mix/empty": np.zeros((2, 4))}, "no place measured in it"),
 ])
-def test_rows_that_are_not_saved_rows_are_named_and_write_nothing(bad, named, tmp_path, capsys):
+def test_rows_that_are_not_saved_rows_are_named_and_write_nothing(bad, named, monkeypatch, tmp_path, capsys):
+    out = tmp_path / "prototypes.json"
+    out.write_bytes(calibrate.OUT.read_bytes())
+    monkeypatch.setattr(calibrate, "OUT", out)  # a fit that went ahead would not touch the shipped models
     rows = tmp_path / "rows.npz"
     if isinstance(bad, dict):
         with rows.open("wb") as f:
@@ -143,13 +147,31 @@ def test_rows_that_are_not_saved_rows_are_named_and_write_nothing(bad, named, tm
     (["--rows", "r.npz", "--set", "1:0:1"], "--rows with --set"),
     (["--rows", "r.npz", "--save-rows", "s.npz"], "not allowed with argument"),
     (["--save-rows", "/no/such/folder/rows.npz"], "no such folder /no/such/folder"),
+    (["--save-rows", "."], "--save-rows .: is a folder"),
 ])
 def test_rows_asked_for_wrongly_are_named_before_any_frame_is_read(argv, named, monkeypatch, capsys):
-    def no_frames(*_args, **_kwargs):
-        raise AssertionError("no frame is read")
-
-    monkeypatch.setattr(calibrate, "collect", no_frames)
+    monkeypatch.setattr(calibrate, "collect", _no_frames)
     with pytest.raises(SystemExit) as exit_:
         calibrate.main(argv)
     assert exit_.value.code == 2
     assert named in capsys.readouterr().err
+
+
+def test_rows_that_cannot_be_written_are_named_and_the_models_kept(monkeypatch, tmp_path, capsys):
+    out = tmp_path / "prototypes.json"
+    monkeypatch.setattr(calibrate, "OUT", out)
+    hists, rows = _measured(np.random.default_rng(2))
+    monkeypatch.setattr(calibrate, "collect", lambda frames, seed, cache=None: (hists, rows))
+
+    def disk_full(*_args, **_kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(np, "savez_compressed", disk_full)
+    saved = tmp_path / "rows.npz"
+    with pytest.raises(SystemExit) as exit_:
+        calibrate.main(["--set", "1000:0:1", "--save-rows", str(saved)])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert f"--save-rows {saved}: not written" in err and "No space left" in err
+    assert set(json.loads(out.read_text())["places"]) == {"wall:grey", "center"}
+    assert not saved.exists() and not saved.with_name("rows.npz.part").exists()

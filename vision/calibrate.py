@@ -319,9 +319,11 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--kinds {' '.join(unknown_kinds)}: no such model (the models: {' '.join(KINDS)})")
     if args.rows is not None and args.sets:
         parser.error("--rows with --set: the rows were measured on their frames already")
-    if args.save_rows is not None and not args.save_rows.parent.is_dir():
-        # said now, not after the frames are read
-        parser.error(f"--save-rows {args.save_rows}: no such folder {args.save_rows.parent}")
+    if args.save_rows is not None:  # said now, not after the frames are read
+        if not args.save_rows.parent.is_dir():
+            parser.error(f"--save-rows {args.save_rows}: no such folder {args.save_rows.parent}")
+        if args.save_rows.is_dir():
+            parser.error(f"--save-rows {args.save_rows}: is a folder, not a file")
     if args.rows is not None:
         try:
             hists, rows = load_rows(args.rows)
@@ -331,9 +333,12 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"--rows {args.rows}: not rows saved by --save-rows (no place measured in it)")
     else:
         hists, rows = _measure(parser, args)
-        if args.save_rows is not None:
-            save_rows(args.save_rows, hists, rows)
     _fit(hists, rows, mixes=args.mixes, kinds=args.kinds)
+    if args.save_rows is not None:
+        try:
+            save_rows(args.save_rows, hists, rows)
+        except OSError as e:  # the fit, the long run's point, is written all the same
+            parser.error(f"--save-rows {args.save_rows}: not written ({e}); the models were")
     return 0
 
 
@@ -403,8 +408,12 @@ def save_rows(path: Path, hists: dict[str, list[np.ndarray]], rows: dict[str, tu
         arrays[f"x/{kind}"] = np.array(feats, np.float64)
         arrays[f"y/{kind}"] = np.array([_EMPTY if v is None else v for v in labels], str)
     part = path.with_name(path.name + ".part")
-    with part.open("wb") as f:
-        np.savez_compressed(f, **arrays)
+    try:
+        with part.open("wb") as f:
+            np.savez_compressed(f, **arrays)
+    except OSError:
+        part.unlink(missing_ok=True)
+        raise
     part.replace(path)
 
 
