@@ -7,6 +7,8 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from vision.synth import BoardContent, TableContent
 
 _spec = importlib.util.spec_from_file_location(
@@ -34,7 +36,8 @@ def _frame(read: str | None, occluded: bool) -> tuple[dict, dict]:
     hidden["wall"][0][0] = "unknown"
     outline = [[0, 0], [1000, 0], [1000, 1000], [0, 1000]]
     truth = {"boards": [hidden], "factories": [], "center": _NO_CENTER,
-             "geometry": {"camera": {"px_per_mm": 1.0}, "boards": [{"outline": outline, "content_index": 1}]}}
+             "geometry": {"camera": {"px_per_mm": 1.0}, "boards": [{"outline": outline, "content_index": 1}],
+                          "factories": []}}
     seen = _observed(_BOARD)
     seen["wall"][0][0] = read
     return truth, {"boards": [seen], "factories": [], "occluded": occluded, "center": _NO_CENTER}
@@ -49,8 +52,62 @@ def test_a_place_the_truth_hides_is_scored_against_what_lies_there():
         for occluded in (True, False):
             truth, obs = _frame(read, occluded)
             tally: Counter = Counter()
-            bench.score_frame(obs, truth, tally, content=_TABLE)
+            bench.score_frame(obs, truth, tally, _TABLE)
             assert tally["cells"] == tally["cells_right"] == 46  # the hidden place is in no per-cell figure
             assert tally["hidden_read"] == (read != "unknown")
             assert tally["hidden_read_wrong"] == wrong
             assert tally["hidden_read_wrong_unflagged"] == (wrong and not occluded)
+
+
+_LYING = ("red", "red", "blue", "black")
+
+
+def _disc(tiles: list, unknown: int) -> dict:
+    return {"tiles": tiles, "unknown": unknown}
+
+
+@pytest.mark.parametrize("tiles, unknown, right", [
+    (["red", "red", "blue", "black"], 0, True),
+    (["red", "red", "blue"], 1, False),  # a tile in view left unread
+    (["red", "red", "blue", "blue"], 0, False),
+])
+def test_a_disc_in_view_is_right_only_read_whole(tiles, unknown, right):
+    truth = _disc(list(_LYING), 0)
+    assert bench.disc_read_right(_disc(tiles, unknown), truth, _LYING, 0.0) is right
+
+
+@pytest.mark.parametrize("tiles, unknown, right", [
+    (["red", "red", "blue"], 1, True),
+    (["red", "red", "blue", "black"], 0, True),  # the hidden tile read for what it is
+    (["red", "red", "blue"], 0, False),  # said to hold three tiles
+    (["red", "red", "blue", "yellow"], 0, False),  # the hidden tile read for what it is not
+    (["red", "red"], 2, False),  # a tile in view left unread
+    (["red", "red", "blue"], 2, False),  # five places
+])
+def test_a_disc_whose_tile_is_hidden_is_right_read_as_far_as_it_shows(tiles, unknown, right):
+    truth = _disc(["red", "red", "blue"], 1)
+    assert bench.disc_read_right(_disc(tiles, unknown), truth, _LYING, 0.4) is right
+
+
+@pytest.mark.parametrize("unknown, hidden, right", [
+    (4, 0.5, True),  # half under an arm: any of its places may hold a tile
+    (0, 0.5, True),
+    (4, 0.01, False),  # a fingertip over its edge hides no place of it
+    (0, 0.01, True),
+])
+def test_an_empty_disc_partly_hidden_may_be_left_unknown(unknown, hidden, right):
+    assert bench.disc_read_right(_disc([], unknown), _disc([], 0), (), hidden) is right
+
+
+def test_a_disc_is_scored_against_what_lies_on_it():
+    truth = {"boards": [], "center": _NO_CENTER,
+             "factories": [_disc(["red", "red", "red"], 1) | {"center": [0, 0]}],
+             "geometry": {"camera": {"px_per_mm": 1.0}, "boards": [],
+                          "factories": [{"content_index": 2, "middle_hidden": 0.3}]}}
+    for read, right in ((["red"] * 4, 1), (["red"] * 3 + ["blue"], 0)):
+        obs = {"boards": [], "occluded": True, "center": _NO_CENTER,
+               "factories": [_disc(read, 0) | {"center": [1.0, 1.0]}]}
+        tally: Counter = Counter()
+        bench.score_frame(obs, truth, tally, _TABLE)
+        assert (tally["factories"], tally["factories_exact"], tally["factories_in_view"]) == (1, right, 0)
+        assert tally["factories_confidently_wrong"] == 1 - right

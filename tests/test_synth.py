@@ -22,7 +22,8 @@ from vision.synth import (
     render_table,
 )
 from vision.synth.designs import TILE_MEDIAN_RGB
-from vision.synth.truth import quarter_turns
+from vision.synth.factory import DISC_RADIUS_MM
+from vision.synth.truth import MIDDLE_RADIUS_MM, quarter_turns
 
 EMPTY = BoardContent()
 
@@ -215,6 +216,27 @@ def test_a_hand_over_a_board_hides_its_cells() -> None:
                 assert place == content.boards[geo["content_index"]].floor[i]
     assert hidden_cells > 0
 
+
+
+def test_a_hand_over_an_empty_disc_hides_its_middle() -> None:
+    content = TableContent(boards=(EMPTY, EMPTY), factories=((),) * 5)
+    base = replace(Conditions.neutral(), tilt_deg=25, azimuth_deg=40)
+    for seed in range(40):
+        with_hand, truth = render_table(content, replace(base, hand=True), seed)
+        shares = [g["middle_hidden"] for g in truth["geometry"]["factories"]]
+        if max(shares) > 0.5:
+            break
+    else:
+        pytest.fail("no seed put the hand over a disc")
+    without, clear = render_table(content, base, seed)
+    assert [g["middle_hidden"] for g in clear["geometry"]["factories"]] == [0.0] * 5
+    assert all(f["tiles"] == [] and f["unknown"] == 0 for f in truth["factories"])  # no tile hidden
+    disc = shares.index(max(shares))
+    centre = np.float32(truth["geometry"]["factories"][disc]["center"])
+    outline = np.float32(truth["geometry"]["factories"][disc]["outline"])
+    middle = centre + (outline - centre) * (MIDDLE_RADIUS_MM / DISC_RADIUS_MM)
+    covered = np.abs(_region(with_hand, middle, 1.0).astype(int) - _region(without, middle, 1.0).astype(int))
+    assert (covered.max(axis=1) > 40).mean() > 0.4  # the middle really is covered in the frame
 
 EXTREMES = [
     Conditions(),

@@ -31,7 +31,7 @@ from .scene import TableContent
 from .solids import box_sides, solid_of_revolution
 from .table import draw_mat, draw_table
 from .tiles import TILE_MM, TILE_THICKNESS_MM, side_bgr, tile_sprite
-from .truth import BoardRecord, FactoryRecord, TileRecord, build_truth
+from .truth import MIDDLE_RADIUS_MM, BoardRecord, FactoryRecord, TileRecord, build_truth
 
 CUBE_MM = 8.0
 _MAT_BGR = [(70, 70, 74), (60, 110, 160), (150, 150, 150), (40, 60, 90), (110, 160, 190), (90, 60, 120)]
@@ -202,10 +202,11 @@ def render_table(
             frame, disc_sprite(), cam.homography(DISC_THICKNESS_MM), pose_matrix(fx, fy, 0.0), max_scale
         )
         center = cam.project(np.array([[fx, fy, DISC_THICKNESS_MM]]))[0]
-        outline = cam.project(
-            np.column_stack([_circle(fx, fy, DISC_RADIUS_MM), np.full(24, DISC_THICKNESS_MM)])
+        outline, middle = (
+            cam.project(np.column_stack([_circle(fx, fy, r), np.full(24, DISC_THICKNESS_MM)]))
+            for r in (DISC_RADIUS_MM, MIDDLE_RADIUS_MM)
         )
-        factory_records.append(FactoryRecord(i, center, outline))
+        factory_records.append(FactoryRecord(i, center, outline, middle))
 
     tiles = _place_tiles(content, layout, board_records, factory_records, rng)
     center_records = [t.record for t in tiles if t.record is not None and t.record.place == ("center",)]

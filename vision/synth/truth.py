@@ -4,6 +4,9 @@ recogniser would print, plus image geometry for scoring a recogniser per cell.
 A place counts as hidden ("unknown") when more than HIDDEN_FRACTION of it is
 covered by something drawn over the game (a hand, a cup) or lies outside the image.
 "occluded" is true when a hand or a tall thing covers part of the play area.
+A disc's places are not printed, so its tiles hidden are counted as unknown, and its
+geometry gives the share of its middle hidden ("middle_hidden"): an empty disc under an
+arm hides no tile, yet no frame shows it empty.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import cv2
 import numpy as np
 
 from .compose import polygon_mask, roi_of
+from .tiles import TILE_MM
 
 HIDDEN_FRACTION = 0.3
 QUARTER_SLACK_DEG = 2.0
@@ -39,11 +43,17 @@ class BoardRecord:
     tiles: list[TileRecord] = field(default_factory=list)
 
 
+# A disc's tiles lie in a 2x2 block round its middle (layout.factory_positions): within
+# a tile's diagonal of it, whichever way the block is turned.
+MIDDLE_RADIUS_MM = TILE_MM * math.sqrt(2)
+
+
 @dataclass
 class FactoryRecord:
     content_index: int
     center: np.ndarray
     outline: np.ndarray
+    middle: np.ndarray  # image outline of the disc's middle, where its tiles lie
     tiles: list[TileRecord] = field(default_factory=list)
 
 
@@ -207,6 +217,7 @@ def build_truth(
                 "center": _pts(rec.center)[0],
                 "radius": round(radius, 1),
                 "outline": _pts(rec.outline),
+                "middle_hidden": round(hidden_fraction(rec.middle, occluder), 3),
                 "tiles": [{"color": t.color, "top": _pts(t.top)} for t in rec.tiles],
             }
         )
