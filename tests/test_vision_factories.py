@@ -400,8 +400,19 @@ def test_no_disc_is_made_up_round_a_circle_too_small_or_not_round(flat):
     read = _discs_on_a_circle(9, [0, 1, 3, 4, 5, 7, 8])
     read[0] = factories.FactoryReading(read[0].center * 1.3 - [150.0, 120.0], 90.0, [], 0, 1.0)  # 30% out
     assert factories._unread_discs(read, 9, flat, 1000, 800) == []
-    # Three discs read lie on some circle, whatever the table's is.
-    assert factories._unread_discs(_discs_on_a_circle(5, [0, 2, 3]), 5, flat, 1000, 800) == []
+    # Three discs read lie on some circle, whatever the table's is: not evenly round it.
+    uneven = _discs_on_a_circle(5, [0, 2, 3])
+    uneven[1] = _discs_on_a_circle(10, [5])[0]  # half-way between two places of five
+    assert factories._unread_discs(uneven, 5, flat, 1000, 800) == []
+    assert factories._unread_discs(_discs_on_a_circle(5, [0, 2]), 5, flat, 1000, 800) == []
+
+
+def test_two_discs_missing_of_five_are_placed_round_the_three_read(flat):
+    unread = factories._unread_discs(_discs_on_a_circle(5, [0, 2, 3]), 5, flat, 1000, 800)
+    want = [d.center for d in _discs_on_a_circle(5, [1, 4])]
+    got = [d.center for d in unread]
+    assert np.allclose(sorted(want, key=lambda c: c[0]), sorted(got, key=lambda c: c[0]), atol=1.0)
+    assert all(d.tiles == [] and d.unknown == 4 for d in unread)
 
 
 def test_a_disc_missing_out_of_the_frame_is_not_given(flat):
