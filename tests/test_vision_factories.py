@@ -455,3 +455,21 @@ def test_a_rim_lifted_toward_the_cream_is_not_looked_for_in_a_hand(monkeypatch):
         for f in read:
             if np.hypot(*np.subtract(f["center"], disc["center"])) < near:
                 assert f["unknown"] > 0  # never read as empty
+
+
+def test_discs_missing_beyond_the_count_the_boards_found_tell_are_placed_only_as_at_least(flat):
+    # Three players' seven discs, five read; two boards found (an arm over the third)
+    # tell of five.
+    read = _discs_on_a_circle(7, [0, 1, 2, 4, 5])
+    assert factories._unread_discs(read, 5, flat, 1000, 800) == []
+    unread = factories._unread_discs(read, 5, flat, 1000, 800, at_least=True)
+    want = [d.center for d in _discs_on_a_circle(7, [3, 6])]
+    got = [d.center for d in unread]
+    assert np.allclose(sorted(want, key=lambda c: c[0]), sorted(got, key=lambda c: c[0]), atol=1.0)
+    # Five read evenly round their circle: no more are there.
+    five = _discs_on_a_circle(5, list(range(5)))
+    assert factories._unread_discs(five, 5, flat, 1000, 800, at_least=True) == []
+    # Six read of seven, unevenly: no count of the game's spaces them evenly.
+    uneven = _discs_on_a_circle(7, [0, 1, 2, 3, 4, 5])
+    uneven[2] = _discs_on_a_circle(14, [5])[0]
+    assert factories._unread_discs(uneven, 5, flat, 1000, 800, at_least=True) == []

@@ -119,14 +119,15 @@ def _plane_for(boards: list[BoardFind], point: np.ndarray) -> _Plane:
 
 
 def read_factories(frame: np.ndarray, blue: np.ndarray, scale: float, wb: WhiteBalance,
-                   boards: list[BoardFind], *, expected: int | None = None
+                   boards: list[BoardFind], *, expected: int | None = None, at_least: bool = False
                    ) -> tuple[list[FactoryReading], CenterReading | None]:
     """Discs found by their own print (blue sunburst inside a cream ring inside an
     orange-brown rim), each read in its own rectified view; the boards, when found,
     only hide their own blue and give the table plane for the centre pile. `blue`: the
     blue_mask of the balanced frame reduced by `scale`. With `expected` (how many discs
     the game lays out), a disc the circle of those read shows to lie where none was read
-    is given with its places unknown (see _unread_discs)."""
+    is given with its places unknown (see _unread_discs); with `at_least`, the game may
+    lay out more than `expected`."""
     if not boards:
         # No board's cream balanced the frame: the brightest things on the table stand in,
         # enough to find the discs' cream rings, and each disc's own ring does the rest.
@@ -176,7 +177,8 @@ def read_factories(frame: np.ndarray, blue: np.ndarray, scale: float, wb: WhiteB
                 factories = _with_disc(factories, reading)
                 break
     if plane is not None and expected is not None:
-        factories += _unread_discs(factories, expected, plane, frame.shape[1], frame.shape[0])
+        factories += _unread_discs(factories, expected, plane, frame.shape[1], frame.shape[0],
+                                   at_least=at_least)
     if factories:
         middle = np.mean([f.center for f in factories], axis=0)
         factories = [factories[i] for i in clockwise_from_bottom([f.center for f in factories], middle)]
@@ -194,10 +196,11 @@ _ROUND_WITHIN = 0.12
 # if it spaces them evenly, each gap within this share of a spacing of a whole number of
 # them (a layout's discs lie within 0.06 rad of even spacing).
 _EVEN_WITHIN = 0.2
+_DISC_COUNTS = (5, 7, 9)  # two discs a player and one more
 
 
 def _unread_discs(factories: list[FactoryReading], expected: int, plane: _Plane,
-                  width: int, height: int) -> list[FactoryReading]:
+                  width: int, height: int, *, at_least: bool = False) -> list[FactoryReading]:
     """The discs not read that the circle of those read shows to be there (a hand over
     them, mostly): the game lays its discs out in a circle, about evenly spaced, so a
     gap between two neighbours read that spans k + 1 spacings holds k discs. Each is
@@ -205,23 +208,28 @@ def _unread_discs(factories: list[FactoryReading], expected: int, plane: _Plane,
     the gaps do not account for every disc missing (the circle is read wrong, or the
     discs are not laid out evenly), none round fewer than three discs read, and none
     whose middle is out of the frame. (With an arm over two discs of a two-player
-    table's five, three are read: on seed 9, 12 frames of 500.)"""
-    missing = expected - len(factories)
-    if missing <= 0 or len(factories) < 3:
+    table's five, three are read: on seed 9, 12 frames of 500.) With `at_least` (the
+    count told by the boards found, which an arm over a board undercounts), the game's
+    larger counts are tried too, and kept when the discs read lie evenly round the
+    circle at one of them."""
+    if len(factories) < 3:
         return []
     pts = plane.to_plane(np.array([f.center for f in factories]))
     middle, radius = _circle_through(pts)
     off = np.abs(np.linalg.norm(pts - middle, axis=1) - radius)
-    if radius * math.sin(math.pi / expected) < DISC_RADIUS_MM or off.max() > _ROUND_WITHIN * radius:
+    if off.max() > _ROUND_WITHIN * radius:
         return []
     angles = np.sort(np.arctan2(pts[:, 1] - middle[1], pts[:, 0] - middle[0]))
     gaps = np.diff(np.append(angles, angles[0] + 2 * math.pi))
-    step = 2 * math.pi / expected
-    spacings = gaps / step
-    held = np.maximum(np.round(spacings).astype(int) - 1, 0)
-    if held.sum() != missing:
-        return []
-    if len(factories) == 3 and np.abs(spacings - np.round(spacings)).max() > _EVEN_WITHIN:
+    counts = [expected] + [n for n in _DISC_COUNTS if n > expected and at_least]
+    held = None
+    for n in counts:
+        if n <= len(factories) or radius * math.sin(math.pi / n) < DISC_RADIUS_MM:
+            continue
+        held = _held(gaps, n, len(factories), even=len(factories) == 3 or n != expected)
+        if held is not None:
+            break
+    if held is None:
         return []
     size = float(np.median([f.radius for f in factories]))  # image px: all discs are one size
     unread = []
@@ -232,6 +240,17 @@ def _unread_discs(factories: list[FactoryReading], expected: int, plane: _Plane,
             if 0 <= at[0] < width and 0 <= at[1] < height:
                 unread.append(FactoryReading(at, size, [], 4, 0.0))
     return unread
+
+
+def _held(gaps: np.ndarray, count: int, read: int, *, even: bool) -> np.ndarray | None:
+    """How many discs each gap between neighbours read holds, `count` discs laid out
+    round the circle; None when that does not account for every disc missing, or (with
+    `even`) when a gap is not within _EVEN_WITHIN of a whole number of spacings."""
+    spacings = gaps / (2 * math.pi / count)
+    held = np.maximum(np.round(spacings).astype(int) - 1, 0)
+    if held.sum() != count - read or (even and np.abs(spacings - np.round(spacings)).max() > _EVEN_WITHIN):
+        return None
+    return held
 
 
 def _circle_through(pts: np.ndarray) -> tuple[np.ndarray, float]:

@@ -74,7 +74,8 @@ def analyse(frame_bgr: np.ndarray, players: int | None = None) -> Recognition:
     # The game lays out two discs a player and one more.
     seated = players if players is not None else (len(readings) if len(readings) >= 2 else None)
     factories, center = read_factories(frame, blue, scale, table_wb, [b for b, _ in readings],
-                                       expected=2 * seated + 1 if seated else None)
+                                       expected=2 * seated + 1 if seated else None,
+                                       at_least=players is None)
 
     boards_json = [_board_json(b, r) for b, r in readings]
     # Occluded means something (a hand) is over the play area, as observation.md has it: a
