@@ -473,3 +473,23 @@ def test_discs_missing_beyond_the_count_the_boards_found_tell_are_placed_only_as
     uneven = _discs_on_a_circle(7, [0, 1, 2, 3, 4, 5])
     uneven[2] = _discs_on_a_circle(14, [5])[0]
     assert factories._unread_discs(uneven, 5, flat, 1000, 800, at_least=True) == []
+
+
+def test_a_disc_read_far_smaller_than_the_others_is_no_disc():
+    def disc(x: float, radius: float) -> factories.FactoryReading:
+        return factories.FactoryReading(np.array([x, 0.0]), radius, [], 0, 1.0)
+
+    read = [disc(0, 100), disc(300, 96), disc(600, 75), disc(900, 130), disc(1200, 48)]
+    assert [d.radius for d in factories._of_one_size(read)] == [100, 96, 75, 130]  # perspective: 0.75-1.3
+    assert len(factories._of_one_size(read[2:])) == 3  # of three, none is told wrong
+
+
+def test_a_ring_found_inside_what_an_arm_leaves_of_a_disc_reads_no_empty_disc():
+    # Seed 7, frame 90: an arm over two discs; rings half their size were found in what
+    # shows of them, and read as empty discs.
+    frame, truth = _mixed(7, 90)
+    near = 30 * truth["geometry"]["camera"]["px_per_mm"]
+    read = recognize(frame)["factories"]
+    (under,) = [f for f in truth["factories"] if f["unknown"] == 4]  # four tiles under the arm
+    close = [f for f in read if np.hypot(*np.subtract(f["center"], under["center"])) < near]
+    assert close and all(f["unknown"] == 4 for f in close)
