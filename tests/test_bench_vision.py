@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 import sys
 from collections import Counter
 from pathlib import Path
@@ -111,3 +112,15 @@ def test_a_disc_is_scored_against_what_lies_on_it():
         bench.score_frame(obs, truth, tally, _TABLE)
         assert (tally["factories"], tally["factories_exact"], tally["factories_in_view"]) == (1, right, 0)
         assert tally["factories_confidently_wrong"] == 1 - right
+
+
+def test_a_cache_drawn_before_discs_told_their_middle_hidden_is_drawn_again(tmp_path):
+    frame, truth, _ = bench.load_or_render(0, 5, tmp_path)
+    assert all("middle_hidden" in f for f in truth["geometry"]["factories"])
+    stale = json.loads((tmp_path / "5_0000.json").read_text())
+    for f in stale["geometry"]["factories"]:
+        del f["middle_hidden"]
+    (tmp_path / "5_0000.json").write_text(json.dumps(stale))
+    again, truth_again, _ = bench.load_or_render(0, 5, tmp_path)
+    assert truth_again == truth and (again == frame).all()
+    assert "middle_hidden" in (tmp_path / "5_0000.json").read_text()
