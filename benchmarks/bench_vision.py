@@ -99,7 +99,8 @@ def content_values(board: BoardContent) -> list:
     return place_values({"lines": lines, "floor": list(board.floor), "wall": board.wall})
 
 
-# A disc is partly hidden when as much of its middle is as hides a tile there.
+# A disc is partly hidden when as much of its middle is hidden as hides a tile lying
+# there (HIDDEN_FRACTION of the tile).
 _DISC_PLACE_HIDDEN = HIDDEN_FRACTION * TILE_MM ** 2 / (math.pi * MIDDLE_RADIUS_MM ** 2)
 
 
