@@ -372,3 +372,28 @@ def test_a_board_no_turn_of_whose_grid_is_on_the_print_takes_the_turn_it_is_foun
     assert turn(set()) is None
     # A turn whose grid shows the print in view is taken without looking round any.
     assert turn({2}, shows={1: in_view})[0] == 1 and looked_round == []
+
+
+def _cream_panel() -> np.ndarray:
+    """A board's panel (half the measured crop's resolution), balanced: cream all over."""
+    h, w = round(cells.PANEL_H_PX * cells._SCALE), round(cells.PANEL_W_PX * cells._SCALE)
+    return np.tile(np.float32(CREAM_RGB[::-1]), (h, w, 1))
+
+
+def test_the_shade_round_a_place_is_measured_by_the_plain_print_round_it():
+    panel = _cream_panel()
+    place = np.array(cells.wall_center(2, 2))
+    assert cells._shade_gain(panel, place) == pytest.approx(1.0)
+    x, y = (place * cells._SCALE).astype(int)
+    panel[y - 60:y + 60, x - 60:x + 60] *= 0.5  # a shadow over the place and all round it
+    assert cells._shade_gain(panel, place) == pytest.approx(2.0)
+
+
+def test_no_shade_is_measured_beside_an_arm():
+    # Skin (not plain) over the ring's left side: the shade there says nothing.
+    panel = _cream_panel()
+    place = np.array(cells.wall_center(2, 2))
+    x, y = (place * cells._SCALE).astype(int)
+    panel[y - 60:y + 60, x - 60:x + 60] *= 0.5
+    panel[:, :x - 15] = (54, 85, 141)
+    assert cells._shade_gain(panel, place) is None

@@ -201,6 +201,16 @@ def read_board(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
             places, over_again = _read_places(looked, glare, hists, side, covered)
             places = _at_least(_wall_if_side_sure(places, side_conf), sure)
             over |= over_again
+        else:
+            looked = features
+        still = np.array([r.value == UNKNOWN for r in places.values()]) & again
+        rows, lit = _in_shade(panel, looked, still, side, shift=shift, nudge=nudge)
+        if len(rows):
+            looked = looked.copy()
+            looked[rows] = lit
+            places, over_again = _read_places(looked, glare, hists, side, covered)
+            places = _at_least(_wall_if_side_sure(places, side_conf), sure)
+            over |= over_again
     lines = [_line(k, [places[("line", k, p)] for p in range(k + 1)]) for k in range(5)]
     floor = [places[("floor", i)].value for i in range(7)]
     wall = [[places[("wall", r, c)].value for c in range(5)] for r in range(5)]
@@ -313,6 +323,77 @@ def _past_over(panel: np.ndarray, first_look: np.ndarray, again: np.ndarray, sid
             keep.append(i)
             pick.append(n * k + least)
     return np.array(keep, int), features[pick]
+
+
+# A place in a shadow (a hand's, a cup's) is darker all over, print and tile alike, and
+# the place model, which has seen more of what stands over places in shade than of
+# shaded places, reads it as something over it. Such a place left unread is looked at
+# once more with its view lightened by the shade measured round it: the brightest
+# (_SHADE_TOP percentile) plain pixels (channels within _SHADE_PLAIN of each other, as
+# cream, a white cell or a white tile are; skin and most sleeves are not) in a ring from
+# _SHADE_RING[0] to _SHADE_RING[1] pitches round it, at least _SHADE_SEEN of them,
+# brought to the cream's own brightness; only a shade from _SHADE_GAIN[0] to
+# _SHADE_GAIN[1] times darker is lifted. What it reads is taken as _past_over takes a
+# moved window's.
+_SHADE_RING = (0.45, 1.0)
+_SHADE_PLAIN = 0.22
+_SHADE_TOP = 90
+_SHADE_SEEN = 40
+_SHADE_SIDE = 6
+_SHADE_GAIN = (1.2, 2.6)
+
+
+def _shade_gain(panel: np.ndarray, center: np.ndarray) -> float | None:
+    """How much lighter the print round a place (centre in crop px) would be out of its
+    shade; None where too little plain print shows round it to tell."""
+    x, y = center * _SCALE
+    reach = _SHADE_RING[1] * _PITCH[0] * _SCALE
+    h, w = panel.shape[:2]
+    x0, x1 = max(0, int(x - reach)), min(w, int(x + reach) + 1)
+    y0, y1 = max(0, int(y - reach)), min(h, int(y + reach) + 1)
+    if x1 <= x0 or y1 <= y0:
+        return None
+    px = panel[y0:y1, x0:x1]
+    dy, dx = np.mgrid[y0:y1, x0:x1].astype(np.float64)
+    dx -= x
+    dy -= y
+    ring = np.maximum(np.abs(dx), np.abs(dy)) >= _SHADE_RING[0] * _PITCH[0] * _SCALE
+    top, low = px.max(axis=-1), px.min(axis=-1)
+    plain = ring & (top > 0) & (top - low < _SHADE_PLAIN * top)
+    if plain.sum() < _SHADE_SEEN:
+        return None
+    # Each side of the ring (left, right, above, below) must show plain print: a place
+    # beside an arm's edge shows the arm on one side at least.
+    across = np.abs(dx) >= np.abs(dy)
+    sides = [across & (dx < 0), across & (dx > 0), ~across & (dy < 0), ~across & (dy > 0)]
+    if min(int((plain & side).sum()) for side in sides) < _SHADE_SIDE:
+        return None
+    return max(color.CREAM_RGB) / max(float(np.percentile(top[plain], _SHADE_TOP)), 1.0)
+
+
+def _in_shade(panel: np.ndarray, first_look: np.ndarray, again: np.ndarray, side: str, *,
+              shift: np.ndarray, nudge: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Of the places marked in `again`, those in a shade that read surely once it is
+    lifted, and their features then (see _SHADE_RING)."""
+    keep, rows = [], []
+    for i in np.flatnonzero(again):
+        gain = _shade_gain(panel, CENTERS[i] + nudge[i])
+        if gain is None or not _SHADE_GAIN[0] <= gain <= _SHADE_GAIN[1]:
+            continue
+        lit = cv2.multiply(panel, (gain, gain, gain, 0.0))
+        cv2.threshold(lit, 255.0, 255.0, cv2.THRESH_TRUNC, dst=lit)
+        *_, features = _looks(lit, CENTERS[i:i + 1], shift[i:i + 1], nudge[i:i + 1])
+        kind = place_kind(PLACES[i], side)
+        classes, p = place_probabilities(kind, features)
+        _, first = place_probabilities(kind, first_look[i:i + 1])
+        holds = int(np.argmax(p[0]))
+        said = np.where([c == HIDDEN for c in classes], -1.0, first[0])
+        runner_up = np.max(np.delete(said, holds))
+        if classes[holds] != HIDDEN and holds == int(np.argmax(said)) \
+                and said[holds] >= max(_PAST_SAID, _PAST_AHEAD * runner_up):
+            keep.append(i)
+            rows.append(features[0])
+    return np.array(keep, int), np.array(rows).reshape(len(rows), first_look.shape[1])
 
 
 def _into_frame(panel_h: np.ndarray, centers: np.ndarray, half: float, width: int, height: int) -> np.ndarray:
