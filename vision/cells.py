@@ -338,14 +338,13 @@ def _past_over(panel: np.ndarray, first_look: np.ndarray, again: np.ndarray, sid
 # to the cream's own brightness; only a shade from _SHADE_GAIN[0] to _SHADE_GAIN[1]
 # times darker is lifted. A place left unread takes what it reads lightened as
 # _past_over takes a moved window's; a place read black, what it reads lightened surely
-# (a black tile lightened stays black). Not on the grey wall, whose cells' ring is grey
-# print, not cream. (Seeds 7 / 9 / 8: 6 / 19 / 21 more places read right, 4 / 9 / 5
-# more boards exact, 0 / 4 / 3 fewer read wrong, none more; of the places the truth
-# hides, 6 / 4 / 7 more read, 2 / 3 / 2 of them wrong, all in frames seen occluded.
-# Every place read lightened, not only those read black: the grey wall's lit cells'
-# rings measure up to 1.35 times darker than cream, and 30 / 20 places more were read
-# wrong. Without each side's print needed: a red sleeve's shaded edge, lightened, read
-# as three red tiles.)
+# (a black tile lightened stays black), but not on the grey wall: its cells' ring is
+# grey print, which measures up to 1.35 times darker than cream in full light. (Seeds
+# 7 / 9 / 8: 6 / 19 / 21 more places read right, 4 / 9 / 5 more boards exact, 0 / 4 / 3
+# fewer read wrong, none more; of the places the truth hides, 6 / 4 / 7 more read, 2 /
+# 3 / 2 of them wrong, all in frames seen occluded. Every place read, lightened and read
+# again, grey wall and all: 30 / 20 more read wrong. Without each side's print needed:
+# a red sleeve's shaded edge, lightened, read as three red tiles.)
 _SHADE_RING = (0.45, 1.0)
 _SHADE_PLAIN = 0.22
 _SHADE_TOP = 90
