@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 
+import cv2
 import numpy as np
 import pytest
 
@@ -397,3 +398,17 @@ def test_no_shade_is_measured_beside_an_arm():
     panel[y - 60:y + 60, x - 60:x + 60] *= 0.5
     panel[:, :x - 15] = (54, 85, 141)
     assert cells._shade_gain(panel, place) is None
+
+
+def test_a_place_lightened_is_looked_at_as_on_the_whole_panel_lightened():
+    # Only the panel round the place is lightened; its windows must fall as they would
+    # on the whole panel (many centres lie half a pixel off the half-scale grid).
+    rng = np.random.default_rng(3)
+    size = (round(cells.PANEL_H_PX * cells._SCALE), round(cells.PANEL_W_PX * cells._SCALE), 3)
+    panel = rng.uniform(0, 255, size).astype(np.float32)
+    shift = rng.uniform(-12, 12, (len(PLACES), 2))
+    nudge = np.zeros((len(PLACES), 2))  # a place in the frame: its printed cell is looked at round its centre
+    lit = np.minimum(cv2.multiply(panel, (1.6, 1.6, 1.6, 0.0)), np.float32(255))  # as the reader lightens
+    for i in range(len(PLACES)):
+        whole = cells._looks(lit, cells.CENTERS[i:i + 1], shift[i:i + 1], nudge[i:i + 1])[-1]
+        np.testing.assert_array_equal(cells._lifted_looks(panel, i, 1.6, shift, nudge), whole)

@@ -412,7 +412,8 @@ def _in_shade(panel: np.ndarray, first_look: np.ndarray, unread: np.ndarray, bla
 def _lifted_looks(panel: np.ndarray, i: int, gain: float, shift: np.ndarray, nudge: np.ndarray) -> np.ndarray:
     """Place i's features (see _looks) on the panel round it made `gain` times lighter."""
     reach = 2 * np.abs(shift[i]) + np.abs(nudge[i]) + CELL_PX  # crop px: every look's window
-    x0, y0 = np.maximum(((CENTERS[i] - reach) * _SCALE).astype(int), 0)
+    # (an even corner: windows are placed by rounding half to even, which an odd shift would change)
+    x0, y0 = np.maximum(((CENTERS[i] - reach) * _SCALE).astype(int) // 2 * 2, 0)
     x1, y1 = ((CENTERS[i] + reach) * _SCALE).astype(int) + 1
     lit = cv2.multiply(panel[y0:y1, x0:x1], (gain, gain, gain, 0.0))
     cv2.threshold(lit, 255.0, 255.0, cv2.THRESH_TRUNC, dst=lit)
