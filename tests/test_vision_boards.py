@@ -113,12 +113,17 @@ def test_an_arm_over_a_boards_edge_does_not_hide_the_board():
     _assert_found_and_read(obs, truth["boards"][covered[0]], least_right=15)
 
 
+def _nearest(obs: dict, expected: dict) -> dict:
+    """The board found nearest a board of the truth."""
+    return min(obs["boards"], key=lambda b: np.hypot(*np.subtract(b["center"], expected["center"])))
+
+
 def _assert_found_and_read(obs: dict, expected: dict, *, least_right: int, misreads: bool = False) -> None:
     """The board found nearest `expected` lies where it does, turned as it is, with at
     least `least_right` places read right and (unless `misreads`) none read wrong. A
     place the truth hides counts as right however it is read: part of it may show past
     what stands over it (the benchmark checks those against what was drawn)."""
-    found = min(obs["boards"], key=lambda b: np.hypot(*np.subtract(b["center"], expected["center"])))
+    found = _nearest(obs, expected)
     assert np.hypot(*np.subtract(found["center"], expected["center"])) < 15
     assert found["rotation"] == expected["rotation"]
     read, true = _places(found), _places(expected)
@@ -466,7 +471,7 @@ def test_black_prints_in_a_sleeves_shadow_are_not_read_as_black_tiles():
     obs, truth, cond = _recognized(9, 107)
     assert cond.hand
     expected = truth["boards"][1]
-    found = min(obs["boards"], key=lambda b: np.hypot(*np.subtract(b["center"], expected["center"])))
+    found = _nearest(obs, expected)
     assert [expected["wall"][2][0], expected["wall"][3][1]] == [None, None]
     assert [found["wall"][2][0], found["wall"][3][1]] == [None, None]
 
@@ -477,7 +482,7 @@ def test_a_sleeves_edge_over_a_grey_wall_is_not_lifted_into_tiles():
     obs, truth, cond = _recognized(9, 59)
     assert cond.hand
     expected = truth["boards"][0]
-    found = min(obs["boards"], key=lambda b: np.hypot(*np.subtract(b["center"], expected["center"])))
+    found = _nearest(obs, expected)
     assert found["side"] == "grey"
     middle = [(expected["wall"][row][2], found["wall"][row][2]) for row in (1, 2, 3)]
     assert all(true is None and read in (None, "unknown") for true, read in middle)
@@ -614,7 +619,7 @@ def test_a_board_with_many_places_unsure_is_not_looked_at_again():
     # in the floor's other places found its arches and read them empty too.
     obs, truth, _ = _recognized(9, 299)
     expected = truth["boards"][2]
-    found = min(obs["boards"], key=lambda b: np.hypot(*np.subtract(b["center"], expected["center"])))
+    found = _nearest(obs, expected)
     assert np.hypot(*np.subtract(found["center"], expected["center"])) < 30  # (at 42 degrees, 16 px off)
     pairs = zip(found["floor"][1:6], expected["floor"][1:6], strict=True)
     assert all(t is None or r is not None for r, t in pairs)
@@ -630,7 +635,7 @@ def test_a_navy_sleeve_over_a_boards_places_is_seen_over_them_not_read_as_black_
     obs = recognize(image)
     assert obs["occluded"]
     for tb, geo in zip(truth["boards"], truth["geometry"]["boards"], strict=True):
-        found = min(obs["boards"], key=lambda b: np.hypot(*np.subtract(b["center"], tb["center"])))
+        found = _nearest(obs, tb)
         lies = content.boards[geo["content_index"]]
         lying = _places({"lines": [{"color": c, "count": n} for c, n in lies.lines],
                          "floor": list(lies.floor), "wall": lies.wall})
@@ -661,7 +666,7 @@ def test_a_board_whose_wall_is_under_an_arm_takes_its_side_from_the_others(seed,
     obs, truth, cond = _recognized(seed, frame)
     assert cond.hand
     expected = truth["boards"][board]
-    found = min(obs["boards"], key=lambda b: np.hypot(*np.subtract(b["center"], expected["center"])))
+    found = _nearest(obs, expected)
     assert found["side"] == expected["side"]
     _assert_found_and_read(obs, expected, least_right=right)
 
@@ -778,7 +783,7 @@ def test_a_grey_board_turned_wrong_whose_grid_passed_on_noise_is_read_turned_rig
 def _assert_every_place_in_view_read(obs: dict, expected: dict) -> None:
     """The board found nearest `expected` lies where it does, turned as it is, with every
     place the truth shows read right."""
-    found = min(obs["boards"], key=lambda b: np.hypot(*np.subtract(b["center"], expected["center"])))
+    found = _nearest(obs, expected)
     assert np.hypot(*np.subtract(found["center"], expected["center"])) < 15
     assert found["rotation"] == expected["rotation"]
     in_view = [(r, t) for r, t in zip(_places(found), _places(expected), strict=True) if t != "unknown"]
@@ -963,7 +968,7 @@ def test_a_board_the_surest_boards_plane_measures_too_big_is_kept():
     obs, truth, _ = _recognized(1000, 127)
     expected = truth["boards"][1]
     px = truth["geometry"]["camera"]["px_per_mm"]
-    found = min(obs["boards"], key=lambda b: np.hypot(*np.subtract(b["center"], expected["center"])))
+    found = _nearest(obs, expected)
     assert np.hypot(*np.subtract(found["center"], expected["center"])) < 30 * px
     read, true = _places(found), _places(expected)
     assert all(r == t for r, t in zip(read, true, strict=True) if r != "unknown" and t != "unknown")
@@ -1004,7 +1009,7 @@ def test_a_board_whose_strip_and_print_tell_no_turn_is_read_at_the_turn_its_bonu
     assert cond.hand
     expected = truth["boards"][board]
     _assert_found_and_read(obs, expected, least_right=0)
-    found = min(obs["boards"], key=lambda b: np.hypot(*np.subtract(b["center"], expected["center"])))
+    found = _nearest(obs, expected)
     assert sum(r == t != "unknown" for r, t in zip(_places(found), _places(expected), strict=True)) >= right
 
 

@@ -193,26 +193,25 @@ def read_board(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
             again &= np.array([p[0] != "wall" for p in PLACES])
         if (again & ~over).sum() > _UNSURE_MOST:
             again &= over
-        rows, moved = _past_over(panel, features, again, side, shift=shift, nudge=nudge,
-                                 panel_h=board.panel_h, size=(w_img, h_img))
-        if len(rows):
-            looked = features.copy()
-            looked[rows] = moved
-            places, over_again = _read_places(looked, glare, hists, side, covered)
-            places = _at_least(_wall_if_side_sure(places, side_conf), sure)
-            over |= over_again
-        else:
-            looked = features
-        still = np.array([r.value == UNKNOWN for r in places.values()]) & again
-        black = np.array([r.value == "black" and not (side == "grey" and p[0] == "wall")
-                          for p, r in places.items()]) & ~out_of_frame
-        rows, lit = _in_shade(panel, looked, still, black, side, shift=shift, nudge=nudge)
-        if len(rows):
-            looked = looked.copy()
-            looked[rows] = lit
-            places, over_again = _read_places(looked, glare, hists, side, covered)
-            places = _at_least(_wall_if_side_sure(places, side_conf), sure)
-            over |= over_again
+        # Then a place in a shade, still unread or read black, is looked at lightened.
+        looks_again = [
+            lambda looked, places: _past_over(panel, looked, again, side, shift=shift, nudge=nudge,
+                                              panel_h=board.panel_h, size=(w_img, h_img)),
+            lambda looked, places: _in_shade(
+                panel, looked, np.array([r.value == UNKNOWN for r in places.values()]) & again,
+                np.array([r.value == "black" and not (side == "grey" and p[0] == "wall")
+                          for p, r in places.items()]) & ~out_of_frame,
+                side, shift=shift, nudge=nudge),
+        ]
+        looked = features
+        for look_again in looks_again:
+            rows, new = look_again(looked, places)
+            if len(rows):
+                looked = looked.copy()
+                looked[rows] = new
+                places, over_again = _read_places(looked, glare, hists, side, covered)
+                places = _at_least(_wall_if_side_sure(places, side_conf), sure)
+                over |= over_again
     lines = [_line(k, [places[("line", k, p)] for p in range(k + 1)]) for k in range(5)]
     floor = [places[("floor", i)].value for i in range(7)]
     wall = [[places[("wall", r, c)].value for c in range(5)] for r in range(5)]
