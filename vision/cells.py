@@ -342,7 +342,7 @@ def _past_over(panel: np.ndarray, first_look: np.ndarray, again: np.ndarray, sid
 # 7 / 9 / 8: 6 / 19 / 21 more places read right, 4 / 9 / 5 more boards exact, 0 / 4 / 3
 # fewer read wrong, none more; of the places the truth hides, 6 / 4 / 7 more read, 2 /
 # 3 / 2 of them wrong, all in frames seen occluded. Every place read, lightened and read
-# again, grey wall and all: 30 / 20 more read wrong. Without each side's print needed:
+# again, grey wall and all: 30 / 15 more read wrong. Without each side's print needed:
 # a red sleeve's shaded edge, lightened, read as three red tiles.)
 _SHADE_RING = (0.45, 1.0)
 _SHADE_PLAIN = 0.22
