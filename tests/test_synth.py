@@ -217,7 +217,6 @@ def test_a_hand_over_a_board_hides_its_cells() -> None:
     assert hidden_cells > 0
 
 
-
 def test_a_hand_over_an_empty_disc_hides_its_middle() -> None:
     content = TableContent(boards=(EMPTY, EMPTY), factories=((),) * 5)
     base = replace(Conditions.neutral(), tilt_deg=25, azimuth_deg=40)
@@ -237,6 +236,7 @@ def test_a_hand_over_an_empty_disc_hides_its_middle() -> None:
     middle = centre + (outline - centre) * (MIDDLE_RADIUS_MM / DISC_RADIUS_MM)
     covered = np.abs(_region(with_hand, middle, 1.0).astype(int) - _region(without, middle, 1.0).astype(int))
     assert (covered.max(axis=1) > 40).mean() > 0.4  # the middle really is covered in the frame
+
 
 EXTREMES = [
     Conditions(),
