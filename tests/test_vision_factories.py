@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 
 import cv2
@@ -553,3 +554,41 @@ def test_a_disc_read_with_most_of_its_rim_hidden_does_not_size_the_others():
     assert want["unknown"] == 0 and len(want["tiles"]) == 4
     got = _nearest(recognize(image)["factories"], want["center"])
     assert Counter(got["tiles"]) == Counter(want["tiles"]) and got["unknown"] == 0
+
+
+def test_a_circle_of_known_size_is_found_through_half_of_it_among_stray_points():
+    rng = np.random.default_rng(3)
+    arc = np.linspace(0.2, 0.2 + math.pi, 36)  # half the ring shows
+    ring = np.column_stack([90 + 60 * np.cos(arc), 70 + 60 * np.sin(arc)]) + rng.normal(0, 0.5, (36, 2))
+    stray = rng.uniform(0, 180, (20, 2))  # an arm's edge, a tile's side
+    middle = factories._circle_middle(np.vstack([ring, stray]), 60.0, 2.0)
+    assert middle is not None and np.hypot(*(middle - (90, 70))) < 0.5
+    assert factories._circle_middle(ring[:8], 60.0, 2.0) is None  # too little of it
+    assert factories._circle_middle(stray, 60.0, 2.0) is None  # nothing round
+
+
+@pytest.mark.parametrize("frame, disc", [(360, 7), (41, 2)])
+def test_a_disc_the_circle_places_is_read_by_its_ring_fitted_on_the_table(frame, disc):
+    # Seed 7: a hand over the rim of a disc; no ring was fitted where it shows (frame 360:
+    # four tiles in view; frame 41: one), and the circle of discs placed it unread.
+    content, cond, rng = mixed_table(7, frame)
+    image, truth = render_table(content, cond, rng)
+    want = truth["factories"][disc]
+    got = _nearest(recognize(image)["factories"], want["center"])
+    assert Counter(got["tiles"]) == Counter(want["tiles"])
+    assert len(got["tiles"]) + got["unknown"] == 4
+
+
+@pytest.mark.parametrize("disc", [1, 2])
+def test_a_ring_fitted_askew_round_a_hand_is_fitted_again_on_the_table(disc):
+    # Seed 7, frame 182: a hand over two discs; the rings fitted to what shows of them
+    # were 10 mm off, and their tiles in view were left unread. A ring of the disc's size
+    # on the table plane is fitted where they show.
+    content, cond, rng = mixed_table(7, 182)
+    image, truth = render_table(content, cond, rng)
+    want = truth["factories"][disc]
+    lying = Counter(content.factories[truth["geometry"]["factories"][disc]["content_index"]])
+    got = _nearest(recognize(image)["factories"], want["center"])
+    px_per_mm = truth["geometry"]["camera"]["px_per_mm"]
+    assert np.hypot(*np.subtract(got["center"], want["center"])) < 2 * px_per_mm
+    assert not Counter(want["tiles"]) - Counter(got["tiles"]) and not Counter(got["tiles"]) - lying
