@@ -592,3 +592,24 @@ def test_a_ring_fitted_askew_round_a_hand_is_fitted_again_on_the_table(disc):
     px_per_mm = truth["geometry"]["camera"]["px_per_mm"]
     assert np.hypot(*np.subtract(got["center"], want["center"])) < 2 * px_per_mm
     assert not Counter(want["tiles"]) - Counter(got["tiles"]) and not Counter(got["tiles"]) - lying
+
+
+def test_a_disc_whose_sunburst_a_hand_and_tiles_hide_is_read_by_its_ring_on_the_table():
+    # Seed 7, frame 152: three tiles and a hand leave under a tenth of a disc's sunburst
+    # in view, too little to tell a disc by; its ring, fitted on the table, does.
+    image, truth = _mixed(7, 152)
+    want = truth["factories"][1]
+    assert sorted(want["tiles"]) == ["white", "white", "yellow"] and want["unknown"] == 1
+    got = _nearest(recognize(image)["factories"], want["center"])
+    assert sorted(got["tiles"]) == ["white", "white", "yellow"] and got["unknown"] == 1
+
+
+def test_no_place_is_read_empty_on_a_disc_whose_sunburst_barely_shows():
+    # Seed 9, frame 75: a hand over a disc of four tiles hides all but a few per cent of
+    # its sunburst; a place that lay bare would show a seventh of it. What the place
+    # model reads as empty there is the hand.
+    image, truth = _mixed(9, 75)
+    want = truth["factories"][5]
+    assert want["tiles"] == [] and want["unknown"] == 4
+    got = _nearest(recognize(image)["factories"], want["center"])
+    assert got["tiles"] == [] and got["unknown"] == 4

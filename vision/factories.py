@@ -471,7 +471,9 @@ def _read_on_plane(frame: np.ndarray, plane: _Plane, at_img: np.ndarray, wb: Whi
                    top_of: Callable[[np.ndarray], np.ndarray] | None) -> FactoryReading | None:
     """A disc near image point `at_img`, read by its ring fitted on the table plane."""
     disc_to_img = _ring_in_plane(frame, plane, at_img, wb)
-    return None if disc_to_img is None else _read_fitted(frame, disc_to_img, wb, top_of, _RIM_LIGHTEST[0])
+    if disc_to_img is None:
+        return None
+    return _read_fitted(frame, disc_to_img, wb, top_of, _RIM_LIGHTEST[0], on_plane=True)
 
 
 def _apart_mm(plane: _Plane, a: FactoryReading, b: FactoryReading) -> float:
@@ -631,9 +633,11 @@ def _read_disc(frame: np.ndarray, c_img: np.ndarray, ppm_img: float, wb: WhiteBa
 
 def _read_fitted(frame: np.ndarray, disc_to_img: np.ndarray, wb: WhiteBalance,
                  top_of: Callable[[np.ndarray], np.ndarray] | None,
-                 rim_lightest: int) -> FactoryReading | None:
+                 rim_lightest: int, *, on_plane: bool = False) -> FactoryReading | None:
     """A disc whose ring is fitted (`disc_to_img`: its plane, mm from its middle, to the
-    image), read in its own rectified view; None when it shows too little of a disc."""
+    image), read in its own rectified view; None when it shows too little of a disc
+    (`on_plane`: its ring was found as a circle of its size on the table, which tells a
+    disc where the sunburst does not show)."""
     ppm = _PATCH_PX_PER_MM
     half = DISC_RADIUS_MM + 3
     patch = _warp(frame, disc_to_img, half, ppm, wb)
@@ -644,7 +648,12 @@ def _read_fitted(frame: np.ndarray, disc_to_img: np.ndarray, wb: WhiteBalance,
     cream = ((hsv[..., 1] < 90) & (hsv[..., 2] > 110)).ravel()[ring_zone].mean()
     # Blue judged only where it counts (colours are judged pixel by pixel).
     blue = cv2.inRange(hsv0, *BLUE_HSV).ravel()[_zone_index(n, -1.0, SUNBURST_RADIUS_MM - 1)] > 0
-    if blue.mean() < 0.08 or cream < 0.3:
+    # A disc with a place bare shows a third of its sunburst's blue or more, one of four
+    # tiles a sixth (seed 7, frames in full view, 1st percentiles): where less than this
+    # shows, no place lies bare, and what the place model reads as the disc's print is a
+    # hand over it.
+    bare = blue.mean() >= 0.08
+    if (not bare and not on_plane) or cream < 0.3:
         return None
     # The disc's own cream ring balances the colour where the disc lies: light falls off
     # across a table and no board need be in view to balance the frame.
@@ -733,6 +742,8 @@ def _read_fitted(frame: np.ndarray, disc_to_img: np.ndarray, wb: WhiteBalance,
             values[k], confs[k] = value, conf
     if hidden.mean() > _HIDDEN_FIRST:
         values = _beside_most_hidden(patch, words, looks, over, values)
+    if not bare:
+        values = [UNKNOWN if v is None else v for v in values]
     tiles = [v for v in values if v not in (None, UNKNOWN)]
     unknown = sum(v == UNKNOWN for v in values)
     center_img = apply_h(disc_to_img, [[0.0, 0.0]])[0]
