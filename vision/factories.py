@@ -765,9 +765,9 @@ def _beside_most_hidden(patch: np.ndarray, words: np.ndarray, looks: list[_Look 
     mix), as read by the place model, which never saw so much hidden: a tile whose
     window that mix explains about as well as the tile's colour is unknown (a yellow
     sleeve is no yellow tile), and where a tile is read, a place read empty is unknown.
-    The sites of a block are placed by what shows of it, and the place model reads a
-    window half on the thing over it and half on the sunburst as the disc's print; but a
-    disc holds its tiles together, four of them or the last the bag held."""
+    The place model can read a place under a sleeve as empty (seed 9, frame 472: three,
+    0.91-0.97 sure); but a disc holds its tiles together, four of them or the last the
+    bag held."""
     seen = [k for k, look in enumerate(looks) if look is not None and values[k] not in (None, UNKNOWN)]
     if over is not None and seen:
         hist = _window_looks(patch, words, [looks[k].site for k in seen], _HALF_WIN)[1]
