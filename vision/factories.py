@@ -69,7 +69,7 @@ class FactoryReading:
     tile_points: list = field(default_factory=list)
     slot_values: list = field(default_factory=list)
     covered: bool = False  # something (a hand, a sleeve, a cup) lies over the disc's rim
-    rim_hidden: float = 0.0  # the share of the rim it hides
+    rim_hidden: float = 0.0  # the share of the rim something hides
     features: list = field(default_factory=list)  # each place as the place model sees it (None: unseen)
 
     def as_json(self) -> dict:
@@ -649,9 +649,9 @@ def _read_fitted(frame: np.ndarray, disc_to_img: np.ndarray, wb: WhiteBalance,
     # Blue judged only where it counts (colours are judged pixel by pixel).
     blue = cv2.inRange(hsv0, *BLUE_HSV).ravel()[_zone_index(n, -1.0, SUNBURST_RADIUS_MM - 1)] > 0
     # A disc with a place bare shows a third of its sunburst's blue or more, one of four
-    # tiles a sixth (seed 7, frames in full view, 1st percentiles): where less than this
-    # shows, no place lies bare, and what the place model reads as the disc's print is a
-    # hand over it.
+    # tiles a sixth (seed 7, frames in full view, 1st percentiles): where under 8% shows,
+    # no place lies bare, and what the place model reads as the disc's print is a hand
+    # over it.
     bare = blue.mean() >= 0.08
     if (not bare and not on_plane) or cream < 0.3:
         return None
@@ -753,9 +753,9 @@ def _read_fitted(frame: np.ndarray, disc_to_img: np.ndarray, wb: WhiteBalance,
                           covered=bool(hidden.any()), rim_hidden=float(hidden.mean()), features=features)
 
 
-# A tile's top fits its colour's mixes far better than what lies over the rim (seeds 7 /
-# 9: by 3.5-9 in mean log-likelihood a pixel); a sleeve of the tile's colour fits both
-# alike.
+# A tile's top fits its colour's mixes far better than what lies over the rim (the
+# tiles read right on such discs of seeds 7 and 9: by 3.5-9 in mean log-likelihood a
+# pixel); a sleeve of the tile's colour fits both alike.
 _OVER_MARGIN = 2.0
 
 
