@@ -476,6 +476,19 @@ def test_discs_missing_beyond_the_count_the_boards_found_tell_are_placed_only_as
     assert factories._unread_discs(uneven, 5, flat, 1000, 800, at_least=True) == []
 
 
+def test_of_the_counts_an_undercount_allows_the_one_spacing_the_discs_read_most_evenly_is_taken(flat):
+    # Seed 8, frame 73: two boards found of three tell of five discs; four of seven are
+    # read. Five also accounts for the gaps (one disc missing, the others half a spacing
+    # off), seven spaces them exactly: three discs missing.
+    read = _discs_on_a_circle(7, [0, 1, 2, 4])
+    unread = factories._unread_discs(read, 5, flat, 1000, 800, at_least=True)
+    want = [d.center for d in _discs_on_a_circle(7, [3, 5, 6])]
+    got = [d.center for d in unread]
+    assert np.allclose(sorted(want, key=lambda c: c[0]), sorted(got, key=lambda c: c[0]), atol=1.0)
+    # Told the count (--players), the five it tells are kept to.
+    assert len(factories._unread_discs(read, 5, flat, 1000, 800)) == 1
+
+
 def test_a_disc_read_far_smaller_than_the_others_is_no_disc():
     def disc(x: float, radius: float) -> factories.FactoryReading:
         return factories.FactoryReading(np.array([x, 0.0]), radius, [], 0, 1.0)

@@ -228,7 +228,9 @@ def _unread_discs(factories: list[FactoryReading], expected: int, plane: _Plane,
     table's five, three are read: on seed 9, 12 frames of 500.) With `at_least` (the
     count told by the boards found, which an arm over a board undercounts), the game's
     larger counts are tried too, and kept when the discs read lie evenly round the
-    circle at one of them."""
+    circle at one of them; of the counts that account for the gaps, the one the discs
+    read lie most evenly at is taken (seed 8, frame 73: four of seven read, which five
+    also accounts for with one missing)."""
     if len(factories) < 3:
         return []
     pts = plane.to_plane(np.array([f.center for f in factories]))
@@ -239,13 +241,15 @@ def _unread_discs(factories: list[FactoryReading], expected: int, plane: _Plane,
     angles = np.sort(np.arctan2(pts[:, 1] - middle[1], pts[:, 0] - middle[0]))
     gaps = np.diff(np.append(angles, angles[0] + 2 * math.pi))
     counts = [expected] + [n for n in _DISC_COUNTS if n > expected and at_least]
-    held = None
+    held, least = None, math.inf
     for n in counts:
         if n <= len(factories) or radius * math.sin(math.pi / n) < DISC_RADIUS_MM:
             continue
-        held = _held(gaps, n, len(factories), even=len(factories) == 3 or n != expected)
-        if held is not None:
-            break
+        fits = _held(gaps, n, len(factories), even=len(factories) == 3 or n != expected)
+        spacings = gaps / (2 * math.pi / n)
+        uneven = float(np.abs(spacings - np.round(spacings)).max())
+        if fits is not None and uneven < least:
+            held, least = fits, uneven
     if held is None:
         return []
     size = float(np.median([f.radius for f in factories]))  # image px: all discs are one size
