@@ -68,9 +68,13 @@ class FactoryReading:
     confidence: float
     tile_points: list = field(default_factory=list)
     slot_values: list = field(default_factory=list)
-    covered: bool = False  # something (a hand, a sleeve, a cup) lies over the disc's rim
-    rim_hidden: float = 0.0  # the share of the rim something hides
+    rim_hidden: float = 0.0  # the share of the rim something (a hand, a sleeve, a cup) hides
     features: list = field(default_factory=list)  # each place as the place model sees it (None: unseen)
+
+    @property
+    def covered(self) -> bool:
+        """Whether something lies over the disc's rim."""
+        return self.rim_hidden > 0
 
     def as_json(self) -> dict:
         return {"center": [round(float(v)) for v in self.center], "tiles": self.tiles,
@@ -754,7 +758,7 @@ def _read_fitted(frame: np.ndarray, disc_to_img: np.ndarray, wb: WhiteBalance,
     radius_img = DISC_RADIUS_MM * math.sqrt(abs(np.linalg.det(disc_to_img[:2, :2])))
     confidence = float(min([1.0] + [c for v, c in zip(values, confs, strict=True) if v != UNKNOWN]))
     return FactoryReading(center_img, radius_img, tiles, unknown, confidence, points, values,
-                          covered=bool(hidden.any()), rim_hidden=float(hidden.mean()), features=features)
+                          rim_hidden=float(hidden.mean()), features=features)
 
 
 # A tile's top fits its colour's mixes far better than what lies over the rim (the
