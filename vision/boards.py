@@ -891,12 +891,14 @@ def _orient(small: np.ndarray, quad: np.ndarray, partial: bool = False,
 _EDGE_HOLD = 8
 
 
-def _edge(profile: np.ndarray, lo: int, hi: int, rising: bool, *, nearest: bool = False) -> float | None:
+def _edge(profile: np.ndarray, lo: int, hi: int, rising: bool, *, nearest: bool = False,
+          innermost: bool = False) -> float | None:
     """Position in [lo, hi) where a non-blue fraction profile crosses 0.5 into (rising)
     or out of (falling) a stretch that stays non-blue for _EDGE_HOLD samples: thin cream
     lines printed on the frame do not count as the panel's edge. Of several, the
-    outermost (tiles by the edge make more inside), or with `nearest` the one nearest
-    the middle of [lo, hi), where the outline puts the edge."""
+    outermost (tiles by the edge make more inside), with `nearest` the one nearest the
+    middle of [lo, hi), where the outline puts the edge, or with `innermost` the
+    innermost."""
     middle = (lo + hi) / 2
     lo, hi = max(0, lo), min(len(profile), hi)
     seg = profile[lo:hi]
@@ -911,8 +913,9 @@ def _edge(profile: np.ndarray, lo: int, hi: int, rising: bool, *, nearest: bool 
                if profile[max(0, lo + i + 1 - _EDGE_HOLD):lo + i + 1].mean() >= 0.7]
     if not idx:
         return None
-    outermost = idx[0] if rising else idx[-1]
-    i = min(idx, key=lambda j: abs(lo + j - middle)) if nearest else outermost
+    i = idx[-1] if rising == innermost else idx[0]
+    if nearest:
+        i = min(idx, key=lambda j: abs(lo + j - middle))
     a, b = seg[i], seg[i + 1]
     return lo + i + (0.5 - a) / (b - a + 1e-9) + 0.5
 
@@ -1044,6 +1047,7 @@ def turned(board: BoardFind, quarters: int, full: np.ndarray, wb: WhiteBalance) 
 # board found right measures under 12 mm off (all but one in a hundred), and one whose
 # edge was measured on an arm over it 20-130 mm.
 _EDGE_OFF_MOST = 18.0
+_PAST_AGREE = 6.0  # mm: how near an edge found past the outline lies in its two bands
 
 
 def _refined(quad: np.ndarray, clarity: float, full: np.ndarray, wb: WhiteBalance, *,
@@ -1059,11 +1063,12 @@ def _refined(quad: np.ndarray, clarity: float, full: np.ndarray, wb: WhiteBalanc
     to_img = board_h @ np.diag([1 / s, 1 / s, 1.0])
     w, h = round(BOARD_W_MM * s), round(BOARD_H_MM * s)
 
-    def seen(rows: slice, cols: slice) -> bool:
-        """Whether a block of the view lies wholly in the frame. What of the view is in
-        the frame is convex (bounded by lines in the view), so its corners tell."""
-        ys = range(max(0, rows.start), min(h, rows.stop))
-        xs = range(max(0, cols.start), min(w, cols.stop))
+    def seen(rows: slice, cols: slice, *, past: bool = False) -> bool:
+        """Whether a block of the view lies wholly in the frame (with `past`, the block
+        as it runs past the board's outline too). What of the view is in the frame is
+        convex (bounded by lines in the view), so its corners tell."""
+        ys = range(rows.start, rows.stop) if past else range(max(0, rows.start), min(h, rows.stop))
+        xs = range(cols.start, cols.stop) if past else range(max(0, cols.start), min(w, cols.stop))
         if not partial or not ys or not xs:
             return True
         corners = [(x + 0.5, y + 0.5) for x in (xs[0], xs[-1]) for y in (ys[0], ys[-1])]
@@ -1080,30 +1085,58 @@ def _refined(quad: np.ndarray, clarity: float, full: np.ndarray, wb: WhiteBalanc
     # Only the stretches an edge is looked for in (and the hold past them) are warped.
     reach = win + _EDGE_HOLD
 
-    def across(r: slice, at: float, rising: bool) -> float | None:  # a near-vertical edge
-        lo, hi = round(at) - win, round(at) + win
-        if not seen(r, slice(lo, hi)):
-            return None  # out of view: keep the prior
-        cols = slice(max(0, round(at) - reach), min(w, round(at) + reach))
-        profile = np.full(w, np.nan, np.float32)
-        profile[cols] = _body(full, to_img, wb, r, cols).mean(axis=0)
-        return _edge(profile, lo, hi, rising)
+    def measure(band_: slice, at: float, rising: bool, *, down: bool) -> tuple[float | None, bool]:
+        """Where the panel's edge crosses a band (rows for a near-vertical edge, columns
+        for a near-horizontal one `down`) near `at` (view px), and whether past the outline."""
+        a, size = round(at), h if down else w
 
-    def down(c: slice, at: float, rising: bool) -> float | None:  # a near-horizontal edge
-        lo, hi = round(at) - win, round(at) + win
-        if not seen(slice(lo, hi), c):
-            return None
-        rows = slice(max(0, round(at) - reach), min(h, round(at) + reach))
-        profile = np.full(h, np.nan, np.float32)
-        profile[rows] = _body(full, to_img, wb, rows, c).mean(axis=1)
+        def block(lo: int, hi: int) -> tuple[slice, slice]:  # rows, columns
+            return (slice(lo, hi), band_) if down else (band_, slice(lo, hi))
+
+        def profile(lo: int, hi: int) -> np.ndarray:
+            return _body(full, to_img, wb, *block(lo, hi)).mean(axis=1 if down else 0)
+
         # Above the top edge lies the score track, whose last row's cream squares an
         # outline rebuilt a few mm off brings in reach (seed 9: a grid 0.85 of a cell off).
-        return _edge(profile, lo, hi, rising, nearest=rising)
+        nearest = down and rising
+        lo, hi = a - win, a + win
+        if not seen(*block(lo, hi)):
+            return None, False  # out of view: keep the prior
+        span = slice(max(0, a - reach), min(size, a + reach))
+        inside = np.full(size, np.nan, np.float32)
+        inside[span] = profile(span.start, span.stop)
+        edge = _edge(inside, lo, hi, rising, nearest=nearest)
+        if edge is not None or (lo >= 0 and hi <= size):
+            return edge, False
+        # Not found within the outline, which may end short of the board: a side the
+        # frame's edge cuts is rebuilt at a board's size on a table plane measured
+        # elsewhere, which, extrapolated, put it 9 mm short (seed 9, frame 302; the
+        # panel's edge lay past the view). The edge is then looked for as far again past
+        # the outline: the first met going out, as the panel runs on to its frame.
+        lo, hi = (a - 2 * win, a + win) if rising else (a - win, a + 2 * win)
+        if not seen(*block(lo, hi), past=True):
+            return None, False
+        past = _edge(profile(lo - _EDGE_HOLD, hi + _EDGE_HOLD), _EDGE_HOLD, hi - lo + _EDGE_HOLD, rising,
+                     innermost=True)
+        return (None, False) if past is None else (past + lo - _EDGE_HOLD, True)
 
-    left = [across(r, x0, True) for r in (ya, yb)]
-    right = [across(r, x1, False) for r in (ya, yb)]
-    top = [down(c, y0, True) for c in (xa, xb)]
-    bottom = [down(c, y1, False) for c in (xa, xb)]
+    def kept(measures: list[tuple[float | None, bool]]) -> list[float | None]:
+        """An edge's measures in its two bands. One past the outline is kept only where
+        the other band found the edge past it too, within _PAST_AGREE: found in one band
+        only, it may be something else's edge (an outline rebuilt wrong round an arm
+        found a mat's, seed 8, frame 467)."""
+        (a, a_past), (b, b_past) = measures
+        if a_past and b_past and abs(a - b) <= _PAST_AGREE * s:
+            return [a, b]
+        return [None if a_past else a, None if b_past else b]
+
+    left = [measure(r, x0, True, down=False) for r in (ya, yb)]
+    right = [measure(r, x1, False, down=False) for r in (ya, yb)]
+    top = [measure(c, y0, True, down=True) for c in (xa, xb)]
+    bottom = [measure(c, y1, False, down=True) for c in (xa, xb)]
+    beyond = {at for at, measures in ((x0, left), (x1, right), (y0, top), (y1, bottom))  # by the prior
+              if all(past for _, past in measures)}
+    left, right, top, bottom = (kept(m) for m in (left, right, top, bottom))
     found = [v for v in (*left, *right, *top, *bottom) if v is not None]
     measured = len(found)
     mid_ya, mid_yb = (ya.start + ya.stop) / 2, (yb.start + yb.stop) / 2
@@ -1143,16 +1176,17 @@ def _refined(quad: np.ndarray, clarity: float, full: np.ndarray, wb: WhiteBalanc
 
     # An edge whose two measures put a corner far from the prior was measured on
     # something else at one of them (an arm's edge over the panel): the prior stands.
+    # Not an edge found past the outline: the outline ended short of it.
     # (Of a board the frame's edge cuts, the outline is partly rebuilt: its prior is
     # the weaker.)
     c, most = corners(), _EDGE_OFF_MOST * s if seen(slice(0, h), slice(0, w)) else np.inf
-    if max(abs(c[0, 0] - x0), abs(c[3, 0] - x0)) > most:
+    if x0 not in beyond and max(abs(c[0, 0] - x0), abs(c[3, 0] - x0)) > most:
         la = lb = x0
-    if max(abs(c[1, 0] - x1), abs(c[2, 0] - x1)) > most:
+    if x1 not in beyond and max(abs(c[1, 0] - x1), abs(c[2, 0] - x1)) > most:
         ra = rb = x1
-    if max(abs(c[0, 1] - y0), abs(c[1, 1] - y0)) > most:
+    if y0 not in beyond and max(abs(c[0, 1] - y0), abs(c[1, 1] - y0)) > most:
         ta = tb = y0
-    if max(abs(c[3, 1] - y1), abs(c[2, 1] - y1)) > most:
+    if y1 not in beyond and max(abs(c[3, 1] - y1), abs(c[2, 1] - y1)) > most:
         ba = bb = y1
     corners_mm = corners() / s
     pw = np.linalg.norm(corners_mm[1] - corners_mm[0])
