@@ -773,6 +773,15 @@ def test_a_board_the_frames_edge_cuts_is_read_where_its_panel_runs_past_its_outl
     assert _places(found) == _places(expected)
 
 
+def test_a_board_the_frames_edge_cuts_at_a_corner_seen_steeply_is_rebuilt_from_its_sides():
+    # Seed 9, frame 195 (the benchmark's): seen 44 degrees from above, a board turned
+    # about 45 degrees runs out of the frame's right edge. Its far corner in view opens to
+    # 132 degrees, which was taken for no board's: its outline was taken to the frame's
+    # edge, squeezing its grid off the print, and nothing was read.
+    obs, truth, _ = _recognized(9, 195)
+    _assert_found_and_read(obs, truth["boards"][2], least_right=47)
+
+
 def test_a_panel_top_edge_is_not_measured_on_the_score_track():
     # An outline 7 mm off up the board (rebuilt round an arm) puts the score track's
     # last row in the stretch the panel's top edge is looked for in: the edge into that
