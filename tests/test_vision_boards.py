@@ -782,6 +782,21 @@ def test_a_board_the_frames_edge_cuts_at_a_corner_seen_steeply_is_rebuilt_from_i
     _assert_found_and_read(obs, truth["boards"][2], least_right=47)
 
 
+def test_a_board_the_frames_edge_cuts_with_an_arm_over_it_is_rebuilt_from_two_sides():
+    # Seed 7, frame 24 (the benchmark's): the board nearest the camera runs out of the
+    # frame's bottom edge, and its owner's arm lies over its right side. Only its top and
+    # left sides show; its outline, cut short along the arm, was no board's, and the
+    # board was not found. From the corner those two sides meet at, at a board's size on
+    # the table plane the other boards measure, it is found and read.
+    obs, truth, cond = _recognized(7, 24)
+    assert cond.hand
+    _assert_found_and_read(obs, truth["boards"][0], least_right=47)
+    # Seed 1, frame 0: an arm parts such a board's outline in two, each part rebuilt
+    # whole; the board is found once.
+    obs, truth, _ = _recognized(1, 0)
+    assert len(obs["boards"]) == len(truth["boards"]) == 4
+
+
 def test_a_panel_top_edge_is_not_measured_on_the_score_track():
     # An outline 7 mm off up the board (rebuilt round an arm) puts the score track's
     # last row in the stretch the panel's top edge is looked for in: the edge into that

@@ -176,7 +176,13 @@ def find_boards(small: np.ndarray, blue: np.ndarray, scale: float, full: np.ndar
         if board is None:  # it may only touch the frame's edge, or lose a corner to it
             board = _whole_board(contour, cv2.contourArea(cv2.convexHull(contour)), small, scale, full, wb=wb,
                                  partial=True, cover=cover)
-        if _new_board(board, found, full, sizes, scale, near_ok=True):
+        kept = _new_board(board, found, full, sizes, scale, near_ok=True)
+        if not kept and to_mm is not None:
+            # An arm may lie over it too, and part its outline in two: each part rebuilt
+            # whole is the same board, kept once (seed 1, frame 0).
+            board = _cut_under_arm(contour, small, scale, full, wb, to_mm=to_mm, cover=cover)
+            kept = _new_board(board, found, full, sizes, scale)
+        if kept:
             found.append(board)
         else:
             pieces.append(contour)
@@ -545,6 +551,67 @@ def _cut_board(contour: np.ndarray, small: np.ndarray, scale: float, full: np.nd
     return max(told, key=lambda b: b.confidence, default=None) or untold
 
 
+def _cut_under_arm(contour: np.ndarray, small: np.ndarray, scale: float, full: np.ndarray,
+                   wb: WhiteBalance, *, to_mm: np.ndarray, cover: _Sleeves | None) -> BoardFind | None:
+    """A board the frame's edge cuts and an arm lies over too: rebuilt from the sides
+    in view as one something stands over, or, with only two of its sides in view, from
+    those (see _from_two_sides). Only an outline that is convex: sides of a bottle's
+    blue cut by the frame's edge crossed (seed 2, frame 21)."""
+    board = _cut_board(contour, small, scale, full, wb, to_mm=to_mm, occluded=True, cover=cover)
+    if board is None:
+        sides = _visible_sides(contour, small.shape[1], small.shape[0], True, cover=cover)
+        if sides is not None and len(sides) == 2:
+            board = _from_two_sides(sides, contour, small, scale, full, wb=wb, to_mm=to_mm, cover=cover)
+    return board if board is not None and cv2.isContourConvex(board.quad.astype(np.float32)) else None
+
+
+def _from_two_sides(sides: list[tuple[np.ndarray, np.ndarray]], contour: np.ndarray, small: np.ndarray,
+                    scale: float, full: np.ndarray, *, wb: WhiteBalance, to_mm: np.ndarray,
+                    cover: _Sleeves | None) -> BoardFind | None:
+    """The board two of whose sides, meeting at a corner, are in view (lines in `small`),
+    rebuilt square on the table plane (`to_mm`, small px -> mm) at a board's size: the
+    first side taken as its width and as its height, and kept where the strip the board
+    shows tells a turn that agrees."""
+    corner = _intersect(sides[0], sides[1])
+    if not np.isfinite(corner).all():
+        return None
+    pts = contour.reshape(-1, 2).astype(np.float64)
+    at = apply_h(to_mm, [corner])[0]
+    ways = []  # on the plane, from the corner along each side
+    for _, d in sides:
+        on = np.abs((pts - corner) @ np.array([-d[1], d[0]])) < 3.0  # outline points along the side
+        if not on.any():
+            return None
+        ahead = float(((pts[on] - corner) @ d).mean()) >= 0  # the side runs from the corner where they lie
+        step = apply_h(to_mm, [corner + (d if ahead else -d) * 10.0])[0] - at
+        ways.append(step / np.linalg.norm(step))
+    across = np.array([-ways[0][1], ways[0][0]])  # square to the first side, toward the second
+    if across @ ways[1] < 0:
+        across = -across
+    from_mm = np.linalg.inv(to_mm)
+    told = []
+    for is_width, (first, second) in ((True, (BOARD_W_MM, BOARD_H_MM)), (False, (BOARD_H_MM, BOARD_W_MM))):
+        end = apply_h(from_mm, [at + ways[0] * first])[0]
+        quad = apply_h(from_mm, [at, at + ways[0] * first, at + ways[0] * first + across * second,
+                                 at + across * second])
+        board = _orient_and_refine(small, order_clockwise(quad), scale, full, wb, partial=True, occluded=True,
+                                   cover=cover)
+        if board is None or not board.turn_told:
+            continue
+        # The first side runs along the owner's top or bottom edge exactly when it is the width.
+        if _along_width(board, corner, end, scale) == is_width:
+            told.append(board)
+    return max(told, key=lambda b: b.confidence, default=None)
+
+
+def _along_width(board: BoardFind, a: np.ndarray, b: np.ndarray, scale: float) -> bool:
+    """Whether the side from a to b (small px) is the board's owner's top or bottom edge."""
+    q = board.quad * scale
+    d = [min(np.linalg.norm(q[i] - a) + np.linalg.norm(q[(i + 1) % 4] - b),
+             np.linalg.norm(q[i] - b) + np.linalg.norm(q[(i + 1) % 4] - a)) for i in range(4)]
+    return int(np.argmin(d)) % 2 == 0
+
+
 # A board's whole side (250 or 260 mm) measures within these on the table plane another
 # board measured, extrapolated to where it lies.
 _SIDE_MM = (0.85 * BOARD_H_MM, 1.15 * BOARD_W_MM)
@@ -572,10 +639,7 @@ def _from_three_sides(sides: list[tuple[np.ndarray, np.ndarray]], small: np.ndar
             untold = untold or board
             continue
         # The side in view runs along the owner's top or bottom edge exactly when it is the width.
-        q = board.quad * scale
-        d = [min(np.linalg.norm(q[i] - c1) + np.linalg.norm(q[(i + 1) % 4] - c2),
-                 np.linalg.norm(q[i] - c2) + np.linalg.norm(q[(i + 1) % 4] - c1)) for i in range(4)]
-        if (int(np.argmin(d)) % 2 == 0) != is_width:
+        if _along_width(board, c1, c2, scale) != is_width:
             continue
         told.append(board)
     return told, untold
