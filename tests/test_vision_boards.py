@@ -132,6 +132,13 @@ def _assert_found_and_read(obs: dict, expected: dict, *, least_right: int, misre
     assert sum(t in (r, "unknown") for r, t in zip(read, true, strict=True)) >= least_right
 
 
+def _assert_read_exactly(obs: dict, expected: dict) -> None:
+    """The board found nearest `expected` is turned as it is, every place read as it is."""
+    found = _nearest(obs, expected)
+    assert found["rotation"] == expected["rotation"]
+    assert _places(found) == _places(expected)
+
+
 def _assert_nothing_read_wrong(obs: dict, truth: dict) -> None:
     """No place of any board found is read other than the truth of the board nearest it."""
     for found in obs["boards"]:
@@ -560,10 +567,7 @@ def test_a_board_turned_wrong_whose_grid_shows_faint_print_takes_the_turn_showin
     # the board was read at the wrong turn: 3 places surely wrong, 19 and 26 unknown.
     # A turn showing far more print than the others is the board's.
     obs, truth, _ = _recognized(seed, frame)
-    expected = truth["boards"][board]
-    found = _nearest(obs, expected)
-    assert found["rotation"] == expected["rotation"]
-    assert _places(found) == _places(expected)
+    _assert_read_exactly(obs, truth["boards"][board])
 
 
 def test_white_tiles_on_a_grey_wall_do_not_take_its_grid_off():
@@ -761,16 +765,12 @@ def test_a_panel_edge_found_past_the_outline_in_one_band_only_is_not_taken():
     assert np.all(off_mm > 8.0)
 
 
-@pytest.mark.parametrize(("seed", "frame", "board"), [(9, 302, 2)])
-def test_a_board_the_frames_edge_cuts_is_read_where_its_panel_runs_past_its_outline(seed, frame, board):
+def test_a_board_the_frames_edge_cuts_is_read_where_its_panel_runs_past_its_outline():
     # Seed 9, frame 302 (the benchmark's): a board whose far side the frame's top edge
     # grazes was rebuilt from its other three sides, 9 mm short; the panel's far edge lay
     # past the outline, unmeasured, and the last pattern line was left unread.
-    obs, truth, _ = _recognized(seed, frame)
-    expected = truth["boards"][board]
-    found = _nearest(obs, expected)
-    assert found["rotation"] == expected["rotation"]
-    assert _places(found) == _places(expected)
+    obs, truth, _ = _recognized(9, 302)
+    _assert_read_exactly(obs, truth["boards"][2])
 
 
 def test_a_board_the_frames_edge_cuts_at_a_corner_seen_steeply_is_rebuilt_from_its_sides():
