@@ -1181,9 +1181,9 @@ def _refined(quad: np.ndarray, clarity: float, full: np.ndarray, wb: WhiteBalanc
             return edge, False
         # Not found within the outline, which may end short of the board: a side the
         # frame's edge cuts is rebuilt at a board's size on a table plane measured
-        # elsewhere, which, extrapolated, put it 9 mm short (seed 9, frame 302; the
-        # panel's edge lay past the view). The edge is then looked for as far again past
-        # the outline: the first met going out, as the panel runs on to its frame.
+        # elsewhere, which, extrapolated, put it 9 mm short (seed 9, frame 302: the
+        # panel's edge lay past the outline). The edge is then looked for as far again
+        # past the outline: the first met going out, as the panel runs on to its frame.
         lo, hi = (a - 2 * win, a + win) if rising else (a - win, a + 2 * win)
         if not seen(*block(lo, hi), past=True):
             return None, False
