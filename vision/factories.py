@@ -250,10 +250,8 @@ def _unread_discs(factories: list[FactoryReading], expected: int, plane: _Plane,
         if n <= len(factories) or radius * math.sin(math.pi / n) < DISC_RADIUS_MM:
             continue
         fits = _held(gaps, n, len(factories), even=len(factories) == 3 or n != expected)
-        spacings = gaps / (2 * math.pi / n)
-        uneven = float(np.abs(spacings - np.round(spacings)).max())
-        if fits is not None and uneven < least:
-            held, least = fits, uneven
+        if fits is not None and _uneven(gaps, n) < least:
+            held, least = fits, _uneven(gaps, n)
     if held is None:
         return []
     size = float(np.median([f.radius for f in factories]))  # image px: all discs are one size
@@ -271,11 +269,17 @@ def _held(gaps: np.ndarray, count: int, read: int, *, even: bool) -> np.ndarray 
     """How many discs each gap between neighbours read holds, `count` discs laid out
     round the circle; None when that does not account for every disc missing, or (with
     `even`) when a gap is not within _EVEN_WITHIN of a whole number of spacings."""
-    spacings = gaps / (2 * math.pi / count)
-    held = np.maximum(np.round(spacings).astype(int) - 1, 0)
-    if held.sum() != count - read or (even and np.abs(spacings - np.round(spacings)).max() > _EVEN_WITHIN):
+    held = np.maximum(np.round(gaps / (2 * math.pi / count)).astype(int) - 1, 0)
+    if held.sum() != count - read or (even and _uneven(gaps, count) > _EVEN_WITHIN):
         return None
     return held
+
+
+def _uneven(gaps: np.ndarray, count: int) -> float:
+    """How far the gap furthest from a whole number of spacings, `count` discs laid out
+    round the circle, is from one (in spacings)."""
+    spacings = gaps / (2 * math.pi / count)
+    return float(np.abs(spacings - np.round(spacings)).max())
 
 
 def _circle_through(pts: np.ndarray) -> tuple[np.ndarray, float]:
