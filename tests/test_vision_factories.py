@@ -592,6 +592,18 @@ def test_a_disc_the_circle_places_is_read_by_its_ring_fitted_on_the_table(frame,
     assert len(got["tiles"]) + got["unknown"] == 4
 
 
+def test_discs_the_circle_places_where_the_boards_plane_sizes_them_wrong_are_read_by_their_own_ring():
+    # Seed 7, frame 314 (tilted 28 degrees, blurred): three discs of four tiles each show
+    # under 7% of their sunburst, too little to tell a disc by, and the plane the boards
+    # give makes their rings 11% too big there, so the circle of discs placed them unread.
+    image, truth = _mixed(7, 314)
+    found = recognize(image)["factories"]
+    for disc in (1, 6, 7):
+        want = truth["factories"][disc]
+        got = _nearest(found, want["center"])
+        assert Counter(got["tiles"]) == Counter(want["tiles"]) and got["unknown"] == 0
+
+
 @pytest.mark.parametrize("disc", [1, 2])
 def test_a_ring_fitted_askew_round_a_hand_is_fitted_again_on_the_table(disc):
     # Seed 7, frame 182: a hand over two discs; the rings fitted to what shows of them

@@ -198,7 +198,8 @@ def read_factories(frame: np.ndarray, blue: np.ndarray, scale: float, wb: WhiteB
         for placed in _unread_discs(factories, expected, plane, frame.shape[1], frame.shape[0],
                                     at_least=at_least):
             # Where the circle places a disc, its ring is looked for on the table.
-            found = _read_on_plane(frame, plane, placed.center, wb, top_of)
+            found = (_read_on_plane(frame, plane, placed.center, wb, top_of)
+                     or _read_placed(frame, placed, wb, top_of))
             factories.append(placed if found is None or _over(factories, found) else found)
     if factories:
         middle = np.mean([f.center for f in factories], axis=0)
@@ -485,7 +486,22 @@ def _read_on_plane(frame: np.ndarray, plane: _Plane, at_img: np.ndarray, wb: Whi
     disc_to_img = _ring_in_plane(frame, plane, at_img, wb)
     if disc_to_img is None:
         return None
-    return _read_fitted(frame, disc_to_img, wb, top_of, _RIM_LIGHTEST[0], on_plane=True)
+    return _read_fitted(frame, disc_to_img, wb, top_of, _RIM_LIGHTEST[0], sought=True)
+
+
+def _read_placed(frame: np.ndarray, placed: FactoryReading, wb: WhiteBalance,
+                 top_of: Callable[[np.ndarray], np.ndarray] | None) -> FactoryReading | None:
+    """A disc where the circle places one (`placed`), by its ring fitted as the blue's
+    are: where a board's plane, carried far across the table, sizes the ring wrong (seed
+    7, frame 314: 11% too big, tilted 28 degrees), a ring of its own size still shows."""
+    ppm = placed.radius / DISC_RADIUS_MM
+    for rim_lightest in _RIM_LIGHTEST:
+        disc_to_img = _ring_fit(frame, placed.center, ppm, wb, rim_lightest)
+        if disc_to_img is not None:
+            if math.dist(apply_h(disc_to_img, [[0.0, 0.0]])[0], placed.center) > _PLACED_REACH_MM * ppm:
+                return None
+            return _read_fitted(frame, disc_to_img, wb, top_of, rim_lightest, sought=True)
+    return None
 
 
 def _apart_mm(plane: _Plane, a: FactoryReading, b: FactoryReading) -> float:
@@ -645,11 +661,12 @@ def _read_disc(frame: np.ndarray, c_img: np.ndarray, ppm_img: float, wb: WhiteBa
 
 def _read_fitted(frame: np.ndarray, disc_to_img: np.ndarray, wb: WhiteBalance,
                  top_of: Callable[[np.ndarray], np.ndarray] | None,
-                 rim_lightest: int, *, on_plane: bool = False) -> FactoryReading | None:
+                 rim_lightest: int, *, sought: bool = False) -> FactoryReading | None:
     """A disc whose ring is fitted (`disc_to_img`: its plane, mm from its middle, to the
     image), read in its own rectified view; None when it shows too little of a disc
-    (`on_plane`: its ring was found as a circle of its size on the table, which tells a
-    disc where the sunburst does not show)."""
+    (`sought`: its ring was found where a disc was looked for, as a circle of its size on
+    the table or where the circle of discs places one, which tells a disc where the
+    sunburst does not show)."""
     ppm = _PATCH_PX_PER_MM
     half = DISC_RADIUS_MM + 3
     patch = _warp(frame, disc_to_img, half, ppm, wb)
@@ -665,7 +682,7 @@ def _read_fitted(frame: np.ndarray, disc_to_img: np.ndarray, wb: WhiteBalance,
     # no place lies bare, and what the place model reads as the disc's print is a hand
     # over it.
     bare = blue.mean() >= 0.08
-    if (not bare and not on_plane) or cream < 0.3:
+    if (not bare and not sought) or cream < 0.3:
         return None
     # The disc's own cream ring balances the colour where the disc lies: light falls off
     # across a table and no board need be in view to balance the frame.
