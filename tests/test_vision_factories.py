@@ -604,6 +604,25 @@ def test_discs_the_circle_places_where_the_boards_plane_sizes_them_wrong_are_rea
         assert Counter(got["tiles"]) == Counter(want["tiles"]) and got["unknown"] == 0
 
 
+def test_a_ring_with_its_rim_hidden_where_the_circle_places_a_disc_is_not_read():
+    # Seed 8, frame 73: an arm over a disc of three tiles; fitted as the blue's are, a
+    # ring 0.63 of the discs' size is found inside what it leaves, which read the three
+    # places under the arm as empty.
+    image, truth = _mixed(8, 73)
+    want = truth["factories"][2]
+    assert want["unknown"] == 3 and not want["tiles"]
+    got = _nearest(recognize(image)["factories"], want["center"])
+    assert len(got["tiles"]) + got["unknown"] >= 3
+
+
+def test_a_frame_with_no_hand_is_not_flagged_by_a_blurred_discs_rim_where_the_circle_places_it():
+    # Seed 8, frame 76 (tilted 43 degrees, blurred, no hand): a ring fitted as the blue's
+    # are where the circle places a disc misses the rim round a quarter of it.
+    image, _ = _mixed(8, 76)
+    assert mixed_table(8, 76)[1].hand is False
+    assert recognize(image)["occluded"] is False
+
+
 @pytest.mark.parametrize("disc", [1, 2])
 def test_a_ring_fitted_askew_round_a_hand_is_fitted_again_on_the_table(disc):
     # Seed 7, frame 182: a hand over two discs; the rings fitted to what shows of them
