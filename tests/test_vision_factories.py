@@ -606,8 +606,8 @@ def test_discs_the_circle_places_where_the_boards_plane_sizes_them_wrong_are_rea
 
 def test_a_ring_with_its_rim_hidden_where_the_circle_places_a_disc_is_not_read():
     # Seed 8, frame 73: an arm over a disc of three tiles; fitted as the blue's are, a
-    # ring 0.63 of the discs' size is found inside what it leaves, which read the three
-    # places under the arm as empty.
+    # ring 0.63 of the discs' size is found inside what it leaves, the arm over its rim
+    # round 29% of it, and read the three places under the arm as empty.
     image, truth = _mixed(8, 73)
     want = truth["factories"][2]
     assert want["unknown"] == 3 and not want["tiles"]
