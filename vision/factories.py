@@ -500,14 +500,11 @@ def _read_placed(frame: np.ndarray, placed: FactoryReading, wb: WhiteBalance,
     loses the rim in patches with nothing over it (seed 8, frame 76), which would flag
     the frame as occluded where the disc left unread flags nothing."""
     ppm = placed.radius / DISC_RADIUS_MM
-    for rim_lightest in _RIM_LIGHTEST:
-        disc_to_img = _ring_fit(frame, placed.center, ppm, wb, rim_lightest)
-        if disc_to_img is not None:
-            if math.dist(apply_h(disc_to_img, [[0.0, 0.0]])[0], placed.center) > _PLACED_REACH_MM * ppm:
-                return None
-            reading = _read_fitted(frame, disc_to_img, wb, top_of, rim_lightest, sought=True)
-            return reading if reading is not None and not reading.covered else None
-    return None
+    reading = _read_disc(frame, placed.center, ppm, wb, top_of, sought=True)
+    if (reading is None or reading.covered
+            or math.dist(reading.center, placed.center) > _PLACED_REACH_MM * ppm):
+        return None
+    return reading
 
 
 def _apart_mm(plane: _Plane, a: FactoryReading, b: FactoryReading) -> float:
@@ -656,12 +653,14 @@ def _ring_fit(frame: np.ndarray, c_img: np.ndarray, ppm_img: float, wb: WhiteBal
 
 
 def _read_disc(frame: np.ndarray, c_img: np.ndarray, ppm_img: float, wb: WhiteBalance,
-               top_of: Callable[[np.ndarray], np.ndarray] | None = None) -> FactoryReading | None:
-    """A disc near image point `c_img` (about `ppm_img` image px per mm there)."""
+               top_of: Callable[[np.ndarray], np.ndarray] | None = None, *,
+               sought: bool = False) -> FactoryReading | None:
+    """A disc near image point `c_img` (about `ppm_img` image px per mm there; `sought`:
+    as _read_fitted's)."""
     for rim_lightest in _RIM_LIGHTEST:
         disc_to_img = _ring_fit(frame, c_img, ppm_img, wb, rim_lightest)
         if disc_to_img is not None:
-            return _read_fitted(frame, disc_to_img, wb, top_of, rim_lightest)
+            return _read_fitted(frame, disc_to_img, wb, top_of, rim_lightest, sought=sought)
     return None
 
 
