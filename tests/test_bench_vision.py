@@ -124,3 +124,31 @@ def test_a_cache_drawn_before_discs_told_their_middle_hidden_is_drawn_again(tmp_
     again, truth_again, _ = bench.load_or_render(0, 5, tmp_path)
     assert truth_again == truth and (again == frame).all()
     assert "middle_hidden" in (tmp_path / "5_0000.json").read_text()
+
+
+def test_a_frames_latency_is_its_fastest_pass_and_the_first_pass_is_given_beside_it():
+    times = {"1920x1080 4p": {3: [150.0, 120.0, 130.0], 8: [90.0, 200.0, 95.0], 11: [300.0, 310.0, 140.0]},
+             "4000x3000": {}}
+    fastest, first = bench.latency_medians(times)
+    assert fastest == {"1920x1080 4p": 120.0, "4000x3000": None}
+    assert first == {"1920x1080 4p": 150.0, "4000x3000": None}
+
+
+def test_the_later_passes_time_the_same_frames_again(tmp_path, monkeypatch, capsys):
+    took = iter(range(10_000, 0, -7))  # each timing faster than the last
+    timed = []
+
+    def fake_timed(frame):
+        timed.append(frame.shape)
+        return {"boards": [], "factories": [], "occluded": False, "center": _NO_CENTER}, float(next(took))
+
+    monkeypatch.setattr(bench, "_timed", fake_timed)
+    args = ["--frames", "3", "--seed", "7", "--cache", str(tmp_path), "--passes", "2", "--json"]
+    assert bench.main(args) == 0
+    result = json.loads(capsys.readouterr().out)
+    kinds = [bench._latency_kind(*bench.load_or_render(i, 7, tmp_path)[:2]) for i in range(3)]
+    timed_again = sum(k is not None for k in kinds)
+    assert timed_again and len(timed) == 3 + timed_again
+    assert result["latency_passes"] == 2
+    for kind in {k for k in kinds if k is not None}:
+        assert result["latency_median_ms"][kind] < result["latency_first_pass_median_ms"][kind]
