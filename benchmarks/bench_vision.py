@@ -339,8 +339,9 @@ def _run(args: argparse.Namespace, cache: Path | None) -> int:
               f"({tally['hidden_read_wrong_unflagged']} in frames not flagged occluded)")
         print(f"extra boards / factories: {tally['boards_extra']} / {tally['factories_extra']}")
         for k, frames in latency.items():
-            med = (f"{fastest[k]:.0f} ms CPU over {len(frames)} frames, the fastest of {args.passes} passes "
-                   f"(first pass {first[k]:.0f} ms)" if frames else "no frames")
+            med = f"{fastest[k]:.0f} ms CPU over {len(frames)} frames" if frames else "no frames"
+            if frames and args.passes > 1:
+                med += f", each its fastest of {args.passes} passes (first pass {first[k]:.0f} ms)"
             print(f"median latency {k}: {med}")
     return 0
 
