@@ -1,6 +1,6 @@
 """Recogniser accuracy and speed on synthetic frames with known truth.
 
-    ./dev run python benchmarks/bench_vision.py [--frames 500] [--seed 1] [--cache DIR] [--json]
+    ./dev run python benchmarks/bench_vision.py [--frames 500] [--seed 1] [--cache DIR] [--json] [--passes 3]
 
 Frames come from vision.synth (every condition it supports: tilt 0-45 degrees, roll,
 light colour and falloff, glare, blur, noise, JPEG, wood/white tables, clutter, hands;
