@@ -1122,7 +1122,7 @@ def _tile_sites(tile_px: np.ndarray, patch: np.ndarray, ppm: float,
     # The turns the edges run at most: the strongest, and those nearly as strong.
     order = np.argsort(-hist, kind="stable")
     turns = [int(j) for j in order if hist[j] > 0 and hist[j] >= _TURN_IN_DOUBT * hist[order[0]]
-             and hist[j] >= max(hist[j - 1], hist[(j + 1) % 30])] or [int(order[0])]
+             and hist[j] >= max(hist[j - 1], hist[(j + 1) % len(hist)])] or [int(order[0])]
     # The block's place: each of its places holds a tile or does not, so the shift that
     # leaves the four windows each most clearly full or empty (not straddling a tile's
     # edge) is where the block lies.
