@@ -345,34 +345,37 @@ def test_a_board_no_turn_of_whose_grid_is_on_the_print_takes_the_turn_it_is_foun
     # The hand that hides the strip cuts the outline too, and the grid is off the print
     # at every turn. The print is looked for round each turn's grid: the one turn it is
     # found round is the board's, its floor unread (the grid is fitted to the part of
-    # the wall round the hand); found round two turns, or none, it tells nothing.
+    # the wall round the hand); found round two turns, or none, it tells nothing. Nor
+    # does it where the hand leaves too few wall cells in view round another turn to
+    # judge the print by there.
     unplaced = dataclasses.replace(_wall_reading(np.zeros(25, bool)), grid_in_place=False)
     in_view = _wall_reading(np.arange(25) < 9)
+    hardly_in_view = _wall_reading(np.arange(25) < 7)
     looked_round = []
 
-    def turn(found_round: set[int], shows: dict | None = None):
+    def turn(found_round: dict[int, cells.BoardReading], shows: dict | None = None):
         looked_round.clear()
         shows = shows or {}
 
-        def moved(frame, quarters, rough, cream, in_view=False):
-            assert in_view  # the hand may lie over much of the wall too
+        def moved(frame, quarters, rough, cream):
             looked_round.append(quarters)
-            if quarters not in found_round:
-                return None
-            return 10 + quarters, _wall_reading(np.ones(25, bool)), True
+            return None if quarters not in found_round else (10 + quarters, found_round[quarters], True)
 
         monkeypatch.setattr(cells, "turned", lambda board, quarters, frame, rough: quarters)
         monkeypatch.setattr(cells, "read_board", lambda frame, q, rough, cream=None: shows.get(q, unplaced))
-        monkeypatch.setattr(cells, "_moved_to_print", moved)
+        monkeypatch.setattr(cells, "_moved_grid", moved)
         return cells._turned_to_print(None, 0, WhiteBalance.identity(), (0, 1, 2, 3), round_a_hand=True)
 
-    board, reading = turn({2})
+    board, reading = turn({2: in_view})
     assert board == 12 and reading.floor == [UNKNOWN] * 7
     assert looked_round == [0, 1, 2, 3]
-    assert turn({1, 2}) is None
-    assert turn(set()) is None
+    assert turn({1: in_view, 2: in_view}) is None
+    assert turn({}) is None
+    assert turn({2: in_view, 3: hardly_in_view}) is None
+    # round a turn the print is not found at (a step on), it is judged not there
+    assert turn({2: in_view, 3: _wall_reading(np.arange(25) < 9, shift=1)})[0] == 12
     # A turn whose grid shows the print in view is taken without looking round any.
-    assert turn({2}, shows={1: in_view})[0] == 1 and looked_round == []
+    assert turn({2: in_view}, shows={1: in_view})[0] == 1 and looked_round == []
 
 
 def _cream_panel() -> np.ndarray:

@@ -681,8 +681,15 @@ def _turned_to_print(frame: np.ndarray, board: BoardFind, rough: WhiteBalance, t
         # The print is looked for round each; the one turn it is found at is the board's.
         # Its floor is not read: the grid, fitted to the wall round that hand, came out a
         # place along there (seed 2).
-        moved = (_moved_to_print(frame, other, rough, cream, in_view=True) for other in tried)
-        round_hand = [(there, _floor_unread(again)) for there, again, _ in filter(None, moved)]
+        # A turn whose moved grid has too few wall cells in view to judge the print by
+        # may be the board's as well: no turn is then the one. (Seed 9, frame 428, read
+        # by place models fitted on the relief look: they saw the arm over more of the
+        # wall at the board's turn, and the print was found, on 8 cells, at a wrong one.)
+        moved = [m for m in (_moved_grid(frame, other, rough, cream) for other in tried) if m is not None]
+        round_hand = [(there, _floor_unread(again)) for there, again, _ in moved
+                      if _print_clear(again) or _print_clear(again, in_view=True)]
+        if any(not _print_clear(again) and not _print_judged(again) for _, again, _ in moved):
+            return None
     only = round_hand or grey
     if len(only) == 1:
         return only[0]
@@ -756,6 +763,22 @@ def _moved_to_print(frame: np.ndarray, board: BoardFind, rough: WhiteBalance, cr
     moves: the fit to the wall's cells holds on the panel, not out to the board's edges,
     so the outline (which only hides the board from the search for discs and gives the
     table's plane) stays as found."""
+    found = _moved_grid(frame, board, rough, cream)
+    if found is None:
+        return None
+    there, again, clear = found
+    if _print_clear(again):
+        return there, again, clear
+    if in_view and _print_clear(again, in_view=True):
+        return there, again, False
+    return None
+
+
+def _moved_grid(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
+               cream: WhiteBalance | None) -> tuple[BoardFind, BoardReading, bool] | None:
+    """The board with its grid moved onto the coloured wall's print found round it, its
+    reading, and whether the grid was fitted to the whole wall's print, found clearly;
+    None if no print is found, or the grid there is not on a coloured wall."""
     found = _wall_in_print(frame, board.panel_h, rough)
     if found is None:
         return None
@@ -764,11 +787,7 @@ def _moved_to_print(frame: np.ndarray, board: BoardFind, rough: WhiteBalance, cr
     again = read_board(frame, there, rough, _MOVED_SURE, cream)
     if not again.grid_in_place or again.side != "colored":
         return None
-    if _print_clear(again):
-        return there, again, clear
-    if in_view and _print_clear(again, in_view=True):
-        return there, again, False
-    return None
+    return there, again, clear
 
 
 def _floor_unread(reading: BoardReading) -> BoardReading:
@@ -811,15 +830,24 @@ def _print_clear(reading: BoardReading, in_view: bool = False) -> bool:
     place model sees nothing over, if there are _PRINT_CELLS_LEAST of them."""
     hists = reading.histograms[_WALL_ROWS]
     if in_view:
-        clear = ~reading.over[_WALL_ROWS] & (hists.sum(axis=1) > 0)
-        if clear.sum() < _PRINT_CELLS_LEAST:
+        if not _print_judged(reading):
             return False
-        hists = np.where(clear[:, None], hists, 0.0)
+        hists = np.where(_wall_in_view(reading)[:, None], hists, 0.0)
     agree = _diagonal_agreement(hists)
     return bool(agree[0] >= _PRINT_SHOWN and agree[0] >= _PRINT_CLEAR * agree[1:].max())
 
 
 _PRINT_CELLS_LEAST = 8  # wall cells in view that can show the print's diagonals
+
+
+def _wall_in_view(reading: BoardReading) -> np.ndarray:
+    """Which wall cells show, with nothing the place model sees over them."""
+    return ~reading.over[_WALL_ROWS] & (reading.histograms[_WALL_ROWS].sum(axis=1) > 0)
+
+
+def _print_judged(reading: BoardReading) -> bool:
+    """Whether _PRINT_CELLS_LEAST wall cells show, to judge the print by (see _print_clear)."""
+    return int(_wall_in_view(reading).sum()) >= _PRINT_CELLS_LEAST
 
 
 _WIDE_WINDOW = 0.6  # the wide look, as a fraction of a cell
