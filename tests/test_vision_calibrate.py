@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from vision import calibrate
-from vision.cells import HIDDEN
+from vision.cells import COLOUR_COLUMNS, FEATURE_COLUMNS, HIDDEN
 from vision.factories import CenterReading, FactoryReading
 
 
@@ -84,6 +84,29 @@ def test_only_the_kinds_asked_for_are_fitted_again(monkeypatch, tmp_path):
     places = json.loads(out.read_text())["places"]
     assert places["open"] == {"kept": True}
     assert places["center"]["classes"] == [None, "red"]
+
+
+def test_a_board_places_model_is_fitted_with_its_second_over_the_colour_looks(monkeypatch, tmp_path):
+    # Rows of a board's places hold the colour looks, then the relief look: the second
+    # model of each kind is fitted on the colour looks alone, on the same places.
+    out = tmp_path / "prototypes.json"
+    monkeypatch.setattr(calibrate, "OUT", out)
+    rng = np.random.default_rng(2)
+    x = rng.normal(size=(60, FEATURE_COLUMNS))
+    labels = [HIDDEN if v > 1 else "red" if v > 0 else None for v in x[:, -1]]
+    rows = {"wall:red": ([*x], labels)}
+    monkeypatch.setattr(calibrate, "collect", lambda frames, seed, cache=None: ({}, rows))
+    assert calibrate.main(["--set", "1000:0:1"]) == 0
+    places = json.loads(out.read_text())["places"]
+    assert set(places) == {"wall:red", "colour:wall:red"}
+    assert len(places["wall:red"]["mean"]) == FEATURE_COLUMNS
+    assert places["colour:wall:red"]["mean"] == pytest.approx(x[:, :COLOUR_COLUMNS].mean(axis=0), abs=1e-6)
+    assert places["colour:wall:red"]["classes"] == places["wall:red"]["classes"]
+    # asked for alone, the second is fitted again alone
+    out.write_text(json.dumps({"words": [], "mixes": {}, "places": {"wall:red": {"kept": True}}}))
+    assert calibrate.main(["--set", "1000:0:1", "--kinds", "colour:wall:red"]) == 0
+    places = json.loads(out.read_text())["places"]
+    assert places["wall:red"] == {"kept": True} and "colour:wall:red" in places
 
 
 def _no_frames(*_args, **_kwargs):
@@ -173,5 +196,5 @@ def test_rows_that_cannot_be_written_are_named_and_the_models_kept(monkeypatch, 
     assert exit_.value.code == 2
     err = capsys.readouterr().err
     assert f"--save-rows {saved}: not written" in err and "No space left" in err
-    assert set(json.loads(out.read_text())["places"]) == {"wall:grey", "center"}
+    assert set(json.loads(out.read_text())["places"]) == {"wall:grey", "colour:wall:grey", "center"}
     assert not saved.exists() and not saved.with_name("rows.npz.part").exists()
