@@ -259,6 +259,28 @@ def test_a_place_the_relief_alone_is_sure_of_is_read_only_as_surely_as_both_mode
     assert p[0, red] > 0.5  # the relief still leans the reading its way
 
 
+def test_on_the_coloured_wall_the_relief_has_the_larger_say(monkeypatch):
+    # A wall cell of the coloured side holds a tile of its print's colour or shows the
+    # print: the relief look tells the two apart, the colours hardly (a yellow tile in
+    # glare is the print's shade). Where the colour looks' model leans to the print and
+    # the relief look's is sure of the tile, the wall cell is read; a pattern-line place
+    # so read is not.
+    def model(column: int, weights: list[float]) -> dict:
+        reads = cells.COLOUR_COLUMNS if column < cells.COLOUR_COLUMNS else cells.FEATURE_COLUMNS
+        w = np.zeros((reads + 1, 3))
+        w[column] = weights
+        return {"classes": [None, "red", HIDDEN], "mean": np.zeros(reads), "scale": np.ones(reads),
+                "layers": [w]}
+    relief, colours = model(cells.FEATURE_COLUMNS - 1, [0.0, 6.0, 0.0]), model(0, [0.0, -0.85, -3.0])
+    for kind in ("wall:red", "open"):
+        monkeypatch.setitem(cells.PLACE_MODELS, kind, relief)
+        monkeypatch.setitem(cells.PLACE_MODELS, cells.COLOUR_ONLY + kind, colours)
+    features = np.zeros((1, cells.FEATURE_COLUMNS))
+    features[0, [0, -1]] = 1.0  # the relief sure of a tile, the colours leaning to the print
+    (_, wall), (_, line) = (cells.place_probabilities(kind, features) for kind in ("wall:red", "open"))
+    assert wall[0, 1] >= cells.SURE > line[0, 1]
+
+
 def test_a_place_half_under_a_glint_is_read_by_what_shows(monkeypatch):
     # A glint covers most of a tile's window; the rest still shows the tile, and the
     # place model (which reads the glare's share too) is sure of it: it is read. A window
