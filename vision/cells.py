@@ -475,9 +475,10 @@ def _in_shade(panel: np.ndarray, first_look: np.ndarray, unread: np.ndarray, bla
         if classes[holds] == HIDDEN:
             continue
         if unread[i]:
-            # judged by what the first look's relief said: the shade darkened its colours
-            # (what the look lightened lifts), not the relief, which measures shades as
-            # shares of the middle's
+            # judged by the relief look's model alone: the shade leaves the relief as it is
+            # (its shades are shares of the middle's), and darkened the colours the colour
+            # looks' model read, which the lightened look lifts (seed 9, frame 107: grey
+            # black prints, which that model read as black tiles)
             _, first = _model_probabilities(PLACE_MODELS[kind], first_look[i:i + 1])
             said = np.where([c == HIDDEN for c in classes], -1.0, first[0])
             runner_up = np.max(np.delete(said, holds))
