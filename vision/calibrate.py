@@ -6,10 +6,11 @@
 Writes vision/prototypes.json: the place models that vision.cells reads places with
 (a small network per kind of place over the features of vision.cells, with a class
 for places the truth marks hidden, and a second over the colour looks alone, named
-`colour:` and the kind, that the first is averaged with), the factory's place model (a tile, nothing or
-something over each place of a disc), the centre's model (a tile, the marker or no
-tile at each point of the centre pile), the side models (one per printed colour of the
-wall: which side a wall cell shows, or that something lies over it), and, with
+`colour:` and the kind, that the first is averaged with), the factory's place model
+(a tile, nothing or something over each place of a disc), the centre's model (a tile,
+the marker or no tile at each point of the centre pile), the side models (one per
+printed colour of the wall: which side a wall cell shows, or that something lies over
+it), and, with
 --mixes, the colour-word mixes that vision.color adds to its stated ones (the
 factories read with those, so they are only remade on purpose). Frames are those
 benchmarks/bench_vision.py draws for the same seed and number. Never measure on the
@@ -51,6 +52,7 @@ import numpy as np
 
 from .boards import BoardFind
 from .cells import (
+    BOARD_KINDS,
     COLOUR_COLUMNS,
     COLOUR_ONLY,
     HIDDEN,
@@ -223,8 +225,7 @@ _CENTER_REACH = 0.6  # tiles: a point of the pile this near a tile's top is on t
 
 # Every model calibrate fits: the places' on either side (each with its second over the
 # colour looks alone), the sides', the discs' and the centre's.
-_BOARD_PLACE_KINDS = {place_kind(p, side) for p in PLACES for side in ("colored", "grey")}
-KINDS = sorted(_BOARD_PLACE_KINDS | {COLOUR_ONLY + kind for kind in _BOARD_PLACE_KINDS}
+KINDS = sorted(BOARD_KINDS | {COLOUR_ONLY + kind for kind in BOARD_KINDS}
                | {side_kind(p) for p in PLACES if p[0] == "wall"} | {FACTORY_MODEL, CENTER_MODEL})
 
 
@@ -401,7 +402,7 @@ def _fit(hists: dict[str, list[np.ndarray]], rows: dict[str, tuple[list, list]],
         data["mixes"] = {label: cluster(h) for label, h in sorted(hists.items())}
     models = dict(data.get("places", {})) if kinds else {}
     rows = dict(rows)
-    for kind in _BOARD_PLACE_KINDS & rows.keys():
+    for kind in BOARD_KINDS & rows.keys():
         feats, labels = rows[kind]
         rows[COLOUR_ONLY + kind] = ([f[:COLOUR_COLUMNS] for f in feats], labels)
     for kind, (feats, labels) in sorted(rows.items()):

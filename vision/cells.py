@@ -1239,26 +1239,27 @@ def _load_place_models(path: Path) -> dict[str, dict]:
         if kind.startswith("side:") and HIDDEN not in models[kind]["classes"]:
             return {}  # side models from before they told what lies over a cell: stale too
         reads = (COLOUR_COLUMNS if kind.startswith(("side:", COLOUR_ONLY))
-                 else FEATURE_COLUMNS if kind in _BOARD_KINDS else None)
+                 else FEATURE_COLUMNS if kind in BOARD_KINDS else None)
         if reads is not None and len(models[kind]["mean"]) != reads:
             return {}  # fitted on other features (place models from before the relief look): stale too
-    for kind in _BOARD_KINDS & models.keys():
+    for kind in BOARD_KINDS & models.keys():
         pair = models.get(COLOUR_ONLY + kind)
         if pair is None or pair["classes"] != models[kind]["classes"]:
             return {}  # a board's model without its second opinion to read with: stale too
     return models
 
 
-_BOARD_KINDS = {"open", "wall:grey", *(f"wall:{c}" for c in COLORS)}
+# The place models of a board's places, on either side.
+BOARD_KINDS = {place_kind(p, side) for p in PLACES for side in ("colored", "grey")}
 # Each board's place model has a second, fitted on the colour looks alone (its kind so
 # prefixed). The relief look makes a model sure also where a sleeve's edge, a tall tile's
 # side faces seen at 42 degrees or a hand's shadow show a relief no tile on its place has
 # (seed 9, frame 299: a floor of tall tiles read empty, surely; other boards read turned
 # or sided wrong by what the model saw over their walls). A place is read by the two
-# models' probabilities averaged (see _RELIEF_SAY): surely only where both lean the same way. (Seeds 7 / 9,
-# against the relief look's models alone: 3 / 13 fewer places surely wrong, 0 / 11 fewer
-# boards read exactly; against the colour looks' alone: 7 / 7 fewer surely wrong, 7 / 17
-# more boards exactly.)
+# models' probabilities averaged (see _RELIEF_SAY): surely only where both lean the same
+# way. (Seeds 7 / 9, against the relief look's models alone: 3 / 13 fewer places surely
+# wrong, 0 / 11 fewer boards read exactly; against the colour looks' alone: 7 / 7 fewer
+# surely wrong, 7 / 17 more boards exactly.)
 COLOUR_ONLY = "colour:"
 # On the coloured wall a place holds a tile or shows its print (or lies under something),
 # the tile the print's colour: what the relief look was made to tell. There the relief
@@ -1284,7 +1285,7 @@ def place_probabilities(kind: str, features: np.ndarray) -> tuple[list, np.ndarr
     board's place, averaged with its second model's over the colour looks: see COLOUR_ONLY
     and _RELIEF_SAY)."""
     classes, p = _model_probabilities(PLACE_MODELS[kind], features)
-    if kind in _BOARD_KINDS:
+    if kind in BOARD_KINDS:
         second = PLACE_MODELS[COLOUR_ONLY + kind]
         w = _RELIEF_SAY.get(kind, 0.5)
         p = w * p + (1 - w) * _model_probabilities(second, features[:, :COLOUR_COLUMNS])[1]
