@@ -191,9 +191,6 @@ def read_board(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
         again = np.array([r.value == UNKNOWN for r in places.values()]) & ~out_of_frame
         if side_conf < SIDE_SURE:
             again &= np.array([p[0] != "wall" for p in PLACES])
-        # A shade darkens many places at once: lightened where they are, in the same
-        # windows, they are looked at however many are unsure (seed 9, frame 66).
-        shaded = again.copy()
         if (again & ~over).sum() > _UNSURE_MOST:
             again &= over
         # Then a place in a shade, still unread or read black, is looked at lightened.
@@ -201,7 +198,7 @@ def read_board(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
             lambda looked, places: _past_over(panel, looked, again, side, shift=shift, nudge=nudge,
                                               panel_h=board.panel_h, size=(w_img, h_img)),
             lambda looked, places: _in_shade(
-                panel, looked, np.array([r.value == UNKNOWN for r in places.values()]) & shaded,
+                panel, looked, np.array([r.value == UNKNOWN for r in places.values()]) & again,
                 np.array([r.value == "black" and not (side == "grey" and p[0] == "wall")
                           for p, r in places.items()]) & ~out_of_frame,
                 side, shift=shift, nudge=nudge),
@@ -475,11 +472,7 @@ def _in_shade(panel: np.ndarray, first_look: np.ndarray, unread: np.ndarray, bla
         if classes[holds] == HIDDEN:
             continue
         if unread[i]:
-            # judged by the relief look's model alone: the shade leaves the relief as it is
-            # (its shades are shares of the middle's), and darkened the colours the colour
-            # looks' model read, which the lightened look lifts (seed 9, frame 107: grey
-            # black prints, which that model read as black tiles)
-            _, first = _model_probabilities(PLACE_MODELS[kind], first_look[i:i + 1])
+            _, first = place_probabilities(kind, first_look[i:i + 1])
             said = np.where([c == HIDDEN for c in classes], -1.0, first[0])
             runner_up = np.max(np.delete(said, holds))
             taken = holds == int(np.argmax(said)) and said[holds] >= max(_PAST_SAID, _PAST_AHEAD * runner_up)
