@@ -288,15 +288,16 @@ _RELIEF_BOXES = _relief_boxes()
 _RELIEF_PAD = int(np.abs(_RELIEF_BOXES).max())
 
 
-def _box_sums(summed: np.ndarray, at: np.ndarray) -> np.ndarray:
-    """The sum over each of _RELIEF_BOXES round each point (padded panel px), from an
-    integral image."""
-    h, w = summed.shape[0] - 1, summed.shape[1] - 1
+def _box_corners(shape: tuple[int, int], at: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Where, in a flattened integral image of `shape`, the four corners of each of
+    _RELIEF_BOXES round each point (padded panel px) lie: one set of indices serves every
+    map summed."""
+    h, w = shape[0] - 1, shape[1] - 1
     x0 = np.clip(at[:, :1] + _RELIEF_BOXES[:, 0], 0, w - 1)
     y0 = np.clip(at[:, 1:] + _RELIEF_BOXES[:, 1], 0, h - 1)
     x1 = np.clip(at[:, :1] + _RELIEF_BOXES[:, 2], x0 + 1, w)
     y1 = np.clip(at[:, 1:] + _RELIEF_BOXES[:, 3], y0 + 1, h)
-    return summed[y1, x1] - summed[y0, x1] - summed[y1, x0] + summed[y0, x0]
+    return y1 * shape[1] + x1, y0 * shape[1] + x1, y1 * shape[1] + x0, y0 * shape[1] + x0
 
 
 def _relief(panel: np.ndarray, centers: np.ndarray) -> np.ndarray:
@@ -306,23 +307,27 @@ def _relief(panel: np.ndarray, centers: np.ndarray) -> np.ndarray:
     that light and exposure cancel. Only what is in the frame counts (the panel is black
     beyond it): a box wholly out of it has the middle's shade and no edge."""
     b, g, r = cv2.split(panel)
-    shade = cv2.max(cv2.max(b, g), r).astype(np.float32)
-    seen = (shade > 0).astype(np.float32)
+    shade = cv2.max(cv2.max(b, g), r)
+    seen = (shade > 0).view(np.uint8)
     edges = cv2.magnitude(cv2.Sobel(shade, cv2.CV_32F, 1, 0, ksize=3, scale=0.125),
                           cv2.Sobel(shade, cv2.CV_32F, 0, 1, ksize=3, scale=0.125))
     edges_seen = cv2.erode(seen, np.ones((3, 3), np.uint8))  # the frame's own edge is no tile's
     pad = _RELIEF_PAD
-    at = np.round(centers).astype(int) + pad
+    corners = _box_corners((shade.shape[0] + 2 * pad + 1, shade.shape[1] + 2 * pad + 1),
+                           np.round(centers).astype(int) + pad)
 
     def sums(m: np.ndarray) -> np.ndarray:
-        return _box_sums(cv2.integral(cv2.copyMakeBorder(m, pad, pad, pad, pad, cv2.BORDER_REPLICATE),
-                                      sdepth=cv2.CV_64F), at)
+        # Counts (8-bit masks) sum exactly, and fastest, in 32 bits; shades need 64.
+        summed = cv2.integral(cv2.copyMakeBorder(m, pad, pad, pad, pad, cv2.BORDER_REPLICATE),
+                              sdepth=cv2.CV_32S if m.dtype == np.uint8 else cv2.CV_64F).ravel()
+        x1y1, x1y0, x0y1, x0y0 = (summed[c] for c in corners)
+        return x1y1 - x1y0 - x0y1 + x0y0
 
     shown, edges_shown = sums(seen), sums(edges_seen)
-    shades = sums(shade) / np.maximum(shown, 1.0)
+    shades = sums(shade) / np.maximum(shown, 1)
     middle = np.maximum(shades[:, :1], 8.0)
     shades = np.where(shown > 0, shades, middle)
-    strengths = sums(edges * edges_seen) / np.maximum(edges_shown, 1.0)
+    strengths = sums(edges * edges_seen) / np.maximum(edges_shown, 1)
     return np.concatenate([strengths[:, :1], np.sort(strengths[:, 1:5], axis=1),
                            np.sort(shades[:, 5:9], axis=1), shades[:, 9:], strengths[:, 9:]], axis=1) / middle
 
