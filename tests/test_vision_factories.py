@@ -640,6 +640,18 @@ def test_a_ring_fitted_askew_round_a_hand_is_fitted_again_on_the_table(disc):
     assert not Counter(want["tiles"]) - Counter(got["tiles"]) and not Counter(got["tiles"]) - lying
 
 
+@pytest.mark.parametrize(("seed", "frame", "disc"), [(7, 85, 4), (9, 242, 8)])
+def test_a_ring_fitted_on_the_table_near_the_first_is_taken_where_it_reads_more(seed, frame, disc):
+    # Something over each disc's rim; the ring fitted to the rest of it lies under 5 mm
+    # from the one fitted on the table, and left a tile in plain view unread (seed 7,
+    # frame 85: a yellow tile 0.69 sure) that the ring on the table reads.
+    image, truth = _mixed(seed, frame)
+    want = truth["factories"][disc]
+    assert len(want["tiles"]) == 4 and want["unknown"] == 0
+    got = _nearest(recognize(image)["factories"], want["center"])
+    assert Counter(got["tiles"]) == Counter(want["tiles"]) and got["unknown"] == 0
+
+
 def test_a_disc_whose_sunburst_a_hand_and_tiles_hide_is_read_by_its_ring_on_the_table():
     # Seed 7, frame 152: three tiles and a hand leave under a tenth of a disc's sunburst
     # in view, too little to tell a disc by; its ring, fitted on the table, does.
