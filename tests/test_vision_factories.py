@@ -652,6 +652,18 @@ def test_a_ring_fitted_on_the_table_near_the_first_is_taken_where_it_reads_more(
     assert Counter(got["tiles"]) == Counter(want["tiles"]) and got["unknown"] == 0
 
 
+@pytest.mark.parametrize(("seed", "frame", "disc"), [(7, 48, 6), (9, 380, 3)])
+def test_a_tile_in_plain_view_the_model_gives_four_in_five_is_read(seed, frame, disc):
+    # Nothing over either disc; one tile of each its model gives 0.80-0.85 (seed 7,
+    # frame 48: a white tile 0.83), which was left unknown at 0.85.
+    image, truth = _mixed(seed, frame)
+    assert mixed_table(seed, frame)[1].hand is False
+    want = truth["factories"][disc]
+    assert want["unknown"] == 0
+    got = _nearest(recognize(image)["factories"], want["center"])
+    assert Counter(got["tiles"]) == Counter(want["tiles"]) and got["unknown"] == 0
+
+
 def test_a_disc_whose_sunburst_a_hand_and_tiles_hide_is_read_by_its_ring_on_the_table():
     # Seed 7, frame 152: three tiles and a hand leave under a tenth of a disc's sunburst
     # in view, too little to tell a disc by; its ring, fitted on the table, does.
