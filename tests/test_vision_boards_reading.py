@@ -533,24 +533,26 @@ def test_the_relief_look_is_the_same_whichever_way_the_shadow_falls_and_in_any_l
 
 def test_the_relief_looks_blocks_are_the_shade_and_edges_of_what_shows_in_them():
     # A panel lit as a ramp (shade 20 + x, an edge strength of 1 everywhere), black
-    # (out of the frame) from x = 150: each block's shade is the mean over what of it
-    # shows, its edge strength 1 where any of it shows clear of the frame's edge, and a
-    # block wholly out of the frame has the middle's shade and no edge.
+    # (out of the frame) from x = 150, and past its own sides taken as its edge rows and
+    # columns go on: each block's shade is the mean over what of it shows, its edge
+    # strength 1 where any of it shows clear of the frame's edge, and a block wholly out
+    # of the frame has the middle's shade and no edge.
     panel = np.zeros((120, 200, 3), np.float32)
     panel[:, :150] = (20.0 + np.arange(150, dtype=np.float32))[None, :, None]
-    shade = panel[..., 0]
-    for x, y in ((60, 60), (140, 60), (140, 31)):
+    pad = cells._RELIEF_PAD
+    shade = np.pad(panel[..., 0], pad, mode="edge")
+    for x, y in ((60, 60), (140, 60), (60, 10)):  # (60, 10): boxes past the panel's top
         look = cells._relief(panel, np.array([[float(x), float(y)]]))[0]
-        boxes = cells._RELIEF_BOXES + np.array([x, y, x, y])
+        boxes = cells._RELIEF_BOXES + np.array([x, y, x, y]) + pad
         middle = shade[boxes[0, 1]:boxes[0, 3], boxes[0, 0]:boxes[0, 2]]
         middle = middle[middle > 0].mean()
         blocks = boxes[9:]
         assert len(look) == 9 + 2 * len(blocks)
         for k, (x0, y0, x1, y1) in enumerate(blocks):
-            part = shade[max(y0, 0):y1, max(x0, 0):x1]
+            part = shade[y0:y1, x0:x1]
             shown = part[part > 0]
             assert look[9 + k] == pytest.approx((shown.mean() if shown.size else middle) / middle)
-            clear = x0 < 149  # the frame's edge column itself is no tile's edge
+            clear = x0 - pad < 149  # the frame's edge column itself is no tile's edge
             assert look[9 + len(blocks) + k] == pytest.approx((1.0 if clear else 0.0) / middle)
 
 

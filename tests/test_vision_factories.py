@@ -654,8 +654,8 @@ def test_a_ring_fitted_on_the_table_near_the_first_is_taken_where_it_reads_more(
 
 @pytest.mark.parametrize(("seed", "frame", "disc"), [(7, 48, 6), (9, 380, 3)])
 def test_a_tile_in_plain_view_the_model_gives_four_in_five_is_read(seed, frame, disc):
-    # Nothing over either disc; one tile of each its model gives 0.80-0.85 (seed 7,
-    # frame 48: a white tile 0.83), which was left unknown at 0.85.
+    # Nothing over either disc; the model is 0.80-0.85 sure of one tile on each (seed 7,
+    # frame 48: a white tile, 0.83), which was left unknown when 0.85 was asked.
     image, truth = _mixed(seed, frame)
     assert mixed_table(seed, frame)[1].hand is False
     want = truth["factories"][disc]
