@@ -852,6 +852,20 @@ def _assert_every_place_in_view_read(obs: dict, expected: dict) -> None:
     assert in_view and all(r == t for r, t in in_view)
 
 
+@pytest.mark.parametrize(("seed", "frame", "board", "line"),
+                         [(7, 362, 0, ("red", 3)), (9, 100, 0, ("blue", 2)), (9, 372, 0, ("red", 4))])
+def test_a_long_line_seen_steeply_or_blurred_is_read_whole(seed, frame, board, line):
+    # The benchmark's frames: the last pattern line's places agree on its colour, and the
+    # line is unsure only of its count (a tile's lean over the next place, or blur), yet
+    # two in three sure or more of it. It was left unread, all five places.
+    obs, truth, _ = _recognized(seed, frame)
+    expected = truth["boards"][board]
+    assert (expected["lines"][4]["color"], expected["lines"][4]["count"]) == line
+    found = _nearest(obs, expected)  # (the frame's edge cuts the boards of 7/362 and 9/100)
+    assert found["rotation"] == expected["rotation"]
+    assert all(r == t for r, t in zip(_places(found), _places(expected), strict=True) if t != "unknown")
+
+
 @pytest.mark.parametrize(("seed", "frame", "board"), [(7, 194, 0), (9, 22, 0)])
 def test_a_board_whose_strip_and_cream_an_arm_hides_is_read_under_the_others_balance(seed, frame, board):
     # The benchmark's frames: an arm over a board's strip left its turn untold, and over

@@ -80,6 +80,21 @@ def test_a_place_is_read_alone_with_what_may_stand_over_it_weighed(probs, grey_w
     assert cells._place_reading(classes, p, grey_wall=grey_wall).value == value
 
 
+def test_a_line_whose_last_tile_is_in_doubt_is_read_when_its_places_agree_on_colour():
+    # Seed 7, frame 362: a red line of three seen steeply, the third tile's lean half over
+    # its place. The line is likelier three than two, two in three, and red either way.
+    line = [_place(red=0.81, black=0.19), _place(red=0.80, black=0.20), _place(red=0.68, none=0.31),
+            _place(none=0.999), _place(none=0.998)]
+    read = cells._decode_line(line)
+    assert [r.value for r in read] == ["red", "red", "red", None, None]
+    assert min(r.confidence for r in read) >= cells.LINE_SURE
+
+
+def test_a_line_as_likely_one_count_as_another_is_not_read():
+    line = [_place(blue=0.99), _place(blue=0.5, none=0.5), _place(none=0.99)]
+    assert cells._decode_line(line) is None
+
+
 def test_a_line_of_two_colours_is_not_read_as_either():
     line = [_place(blue=0.98), _place(yellow=0.98), _place(none=0.99)]
     assert cells._decode_line(line) is None
@@ -292,10 +307,33 @@ def test_a_place_half_under_a_glint_is_read_by_what_shows(monkeypatch):
     n = len(PLACES)
     hists, glare = np.full((n, 3), 10.0), np.full(n, 45.0)  # 60% of each window glare
     hists[0], glare[0] = 0.0, 0.0  # out of the frame
-    places, _ = cells._read_places(np.ones((n, 3 * cells._LOOK)), glare, hists, "grey", np.zeros(n, bool))
+    places, _, _ = cells._read_places(np.ones((n, 3 * cells._LOOK)), glare, hists, "grey", np.zeros(n, bool))
     assert places[("wall", 2, 3)].value == "red"
     assert places[("floor", 3)].value == "red"
     assert places[PLACES[0]].value == UNKNOWN
+
+
+def test_a_line_read_whole_less_surely_than_a_place_is_said_apart_from_what_is_read_sure(monkeypatch):
+    # The second line's places agree it is red, unsure only of its count; the first line's
+    # one place is a place alone, as unsure. The second line is said; the grid's checks
+    # and the board's confidence go by the places as read alone, its count unread.
+    looks = {PLACES.index(("line", 0, 0)): _place(red=0.7, none=0.3)[1],
+             PLACES.index(("line", 1, 0)): _place(red=0.82, black=0.18)[1],
+             PLACES.index(("line", 1, 1)): _place(red=0.7, none=0.3)[1]}
+
+    def says(kind: str, features: np.ndarray) -> tuple[list, np.ndarray]:
+        return CLASSES, np.array([looks.get(int(i), _place(none=0.99)[1]) for i in features[:, 0]])
+
+    monkeypatch.setattr(cells, "place_probabilities", says)
+    n = len(PLACES)
+    features = np.repeat(np.arange(n, dtype=np.float64)[:, None], 3 * cells._LOOK, axis=1)
+    places, _, said = cells._read_places(features, np.zeros(n), np.full((n, 3), 10.0), "colored",
+                                         np.zeros(n, bool))
+    assert places[("line", 0, 0)].value == UNKNOWN and ("line", 0, 0) not in said
+    assert [places[("line", 1, j)].value for j in range(2)] == ["red", UNKNOWN]
+    assert [said[("line", 1, j)].value for j in range(2)] == ["red", "red"]
+    assert cells.LINE_SURE <= said[("line", 1, 0)].confidence < cells.SURE
+    assert set(said) == {("line", 1, 0), ("line", 1, 1)}
 
 
 def test_a_window_plain_dark_in_every_look_shows_no_black_tile():
@@ -344,8 +382,8 @@ def test_a_place_something_plain_and_dark_covers_is_not_read_as_a_black_tile(mon
     n = len(PLACES)
     sleeve = [("wall", 1, 1), ("floor", 1), ("floor", 2)]
     covered = np.isin(np.arange(n), [PLACES.index(p) for p in sleeve])
-    places, over = cells._read_places(np.ones((n, 3 * cells._LOOK)), np.zeros(n), np.full((n, 3), 10.0),
-                                      "grey", covered)
+    places, over, _ = cells._read_places(np.ones((n, 3 * cells._LOOK)), np.zeros(n), np.full((n, 3), 10.0),
+                                         "grey", covered)
     for place in sleeve:
         assert places[place].value == UNKNOWN
         assert over[PLACES.index(place)]

@@ -153,10 +153,10 @@ def read_board(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
         covered = _plain_dark(features)
         if covered.any():  # (most boards have no plain dark place: their neighbours are not looked at)
             covered[covered] = _dark_round(panel, (CENTERS + nudge)[covered])
-        places, over = _read_places(features, glare, hists, side, covered)
+        places, over, said = _read_places(features, glare, hists, side, covered)
         places = _wall_if_side_sure(places, side_conf)
     else:
-        places, over = _read_by_mixes(hists, glare, vivid, side), np.zeros(len(PLACES), bool)
+        places, over, said = _read_by_mixes(hists, glare, vivid, side), np.zeros(len(PLACES), bool), {}
     places = _at_least(places, sure)
     sampled = apply_h(board.panel_h, CENTERS + shift + nudge)
     # Something over the board hides the print a grid is checked by: where the place model
@@ -209,9 +209,10 @@ def read_board(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
             if len(rows):
                 looked = looked.copy()
                 looked[rows] = new
-                places, over_again = _read_places(looked, glare, hists, side, covered)
+                places, over_again, said = _read_places(looked, glare, hists, side, covered)
                 places = _at_least(_wall_if_side_sure(places, side_conf), sure)
                 over |= over_again
+        places |= _at_least(said, sure)
     lines = [_line(k, [places[("line", k, p)] for p in range(k + 1)]) for k in range(5)]
     floor = [places[("floor", i)].value for i in range(7)]
     wall = [[places[("wall", r, c)].value for c in range(5)] for r in range(5)]
@@ -1273,6 +1274,16 @@ PLACE_MODELS = _load_place_models(Path(__file__).with_name("prototypes.json"))
 # (Seeds 7 / 9, from 0.85 to 0.80: 53 / 47 more cells read right, 3 / 3 more wrong; on
 # to 0.75: 27 / 29 more right, 4 / 6 more wrong, and seed 9 near the bound of 0.1% wrong.)
 SURE = 0.80
+# A pattern line of two places or more, read as a whole (_decode_line), is said when its
+# likeliest (colour, count) is this sure. Places that agree on one colour leave a line
+# unsure mostly of where its last tile ends, at a place a tile's side face or lean half
+# covers. It is said only: the grid's checks and the board's confidence go by what is
+# read SURE (taken into them, it lowered a board's confidence and a grey board under an
+# arm was read on another outline, seed 1 frame 150). Seeds 7 / 9 / 8, from 0.80: 1 / 2 / 2
+# more boards read exactly, one more place surely wrong (seed 8, a line of two read as
+# three); at 0.70, fewer; at 0.60, seed 9 read 7 places of a board surely wrong. A line
+# of one place is a place alone: said at 0.65, one more surely wrong on seed 1.
+LINE_SURE = 0.65
 # The side must be surer: read wrong, it turns every wall cell into a confident misread.
 # (0.99 is the vote of about four clear cells more for one side than for the other.)
 SIDE_SURE = 0.99
@@ -1302,11 +1313,14 @@ def _model_probabilities(m: dict, features: np.ndarray) -> tuple[list, np.ndarra
 
 
 def _read_places(features: np.ndarray, glare: np.ndarray, hists: np.ndarray, side: str,
-                 covered: np.ndarray) -> tuple[dict[tuple, Reading], np.ndarray]:
-    """Each place's reading, and which places the model sees something (a hand, a cup) over;
-    `covered` marks places that something plain and dark lies over (see _plain_dark)."""
+                 covered: np.ndarray) -> tuple[dict[tuple, Reading], np.ndarray, dict[tuple, Reading]]:
+    """Each place's reading, which places the model sees something (a hand, a cup) over,
+    and the places of pattern lines read whole less surely than SURE (said, see LINE_SURE,
+    and read in the first place by themselves); `covered` marks places that something
+    plain and dark lies over (see _plain_dark)."""
     probs = _by_kind(lambda place: place_kind(place, side), list(range(len(PLACES))), features)
     places = {}
+    said: dict[tuple, Reading] = {}
     over = np.zeros(len(PLACES), bool)
     for i, place in enumerate(PLACES):
         total = hists[i].sum() + glare[i]
@@ -1334,6 +1348,11 @@ def _read_places(features: np.ndarray, glare: np.ndarray, hists: np.ndarray, sid
     for k in range(5):
         index = [PLACES.index(("line", k, j)) for j in range(k + 1)]
         decoded = _decode_line([probs[i] for i in index])
+        # (A line of one place is a place alone: read SURE.)
+        if decoded is not None and decoded[0].confidence < SURE:
+            if k:
+                said.update({("line", k, j): reading for j, reading in enumerate(decoded)})
+            decoded = None
         if decoded is None:
             # No (colour, count) is sure: whatever its places say one by one, the count is unread.
             weakest = min(range(k + 1), key=lambda j: places[("line", k, j)].confidence)
@@ -1346,7 +1365,7 @@ def _read_places(features: np.ndarray, glare: np.ndarray, hists: np.ndarray, sid
     for j, reading in enumerate(_decode_floor([probs[i] for i in index], in_view)):
         if places[("floor", j)].value == UNKNOWN:  # what a place shows surely of itself stands
             places[("floor", j)] = reading
-    return places, over
+    return places, over, said
 
 
 _PLAIN_DARK_V = 0.3  # a black tile's rosette lifts its window's brightest tenth past this
@@ -1436,7 +1455,7 @@ def _decode_floor(probs: list[tuple[list, np.ndarray]], in_view: list[bool]) -> 
 def _decode_line(probs: list[tuple[list, np.ndarray]]) -> list[Reading] | None:
     """A pattern line read as a whole: it holds `count` tiles of one colour from the wall
     end and nothing after them, so its places are read together as the most likely
-    (colour, count); None when no reading is sure enough."""
+    (colour, count); None when that is not LINE_SURE."""
     classes = probs[0][0]
     # A place something may stand over leaves the count open only as far as any tile
     # could lie under it: past a place surely empty, none can.
@@ -1461,7 +1480,7 @@ def _decode_line(probs: list[tuple[list, np.ndarray]]) -> list[Reading] | None:
     conf = float(post[best])
     if HIDDEN in classes:
         conf *= float(np.prod(1 - model_p[:count, classes.index(HIDDEN)]))
-    if conf < SURE:
+    if conf < LINE_SURE:
         return None
     return [Reading(name if j < count else None, conf) for j in range(n)]
 
