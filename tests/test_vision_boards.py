@@ -886,6 +886,18 @@ def test_a_board_sure_of_the_grey_side_under_a_sleeve_is_read_on_the_side_the_ot
     _assert_every_place_in_view_read(obs, truth["boards"][3])
 
 
+@pytest.mark.parametrize("frame", [270, 410])
+def test_a_board_a_sleeve_shows_as_the_grey_side_is_read_on_the_side_a_whole_wall_shows(frame):
+    # Seed 9 (the benchmark's): a grey sleeve over most of a coloured wall, and the few
+    # cells in view read the grey side surely, grid in place; the other board's whole wall
+    # shows the coloured side as surely. A game is played on one side.
+    obs, truth, cond = _recognized(9, frame)
+    assert cond.hand and truth["boards"][1]["side"] == "colored"
+    found = _nearest(obs, truth["boards"][1])
+    assert found["side"] == "colored" and found["rotation"] == truth["boards"][1]["rotation"]
+    _assert_nothing_read_wrong(obs, truth)
+
+
 @pytest.mark.parametrize("frame", [89, 99])
 def test_a_board_beside_a_dark_mat_is_outlined_without_the_mats_speckle(frame):
     # Seed 9 (the benchmark's): noise on a dark grey mat passes for the boards' blue pixel

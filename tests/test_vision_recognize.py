@@ -303,11 +303,13 @@ def test_a_board_unsure_of_its_side_is_read_on_the_side_the_others_show(monkeypa
         grid_in_place: bool
         sure: float | None
         occluded: bool
+        wall: list
         balance: WhiteBalance = dataclasses.field(default_factory=WhiteBalance.identity)
 
-    def reading(side: str, sure: float, in_place: bool = True, bar: float | None = None,
-                occluded: bool = False) -> Reading:
-        return Reading(side, sure, in_place, bar, occluded)
+    def reading(side: str, sure: float, in_place: bool = True, bar: float | None = None, *,
+                occluded: bool = False, wall_read: int = 25) -> Reading:
+        wall = [[None if 5 * r + c < wall_read else UNKNOWN for c in range(5)] for r in range(5)]
+        return Reading(side, sure, in_place, bar, occluded, wall)
 
     asked = []
     again: dict[str, Reading] = {}
@@ -356,6 +358,21 @@ def test_a_board_unsure_of_its_side_is_read_on_the_side_the_others_show(monkeypa
     _sides_told(None, [unsure, ("u", reading("colored", 0.9))], rough)
     assert asked == []
 
+    # Where boards sure of their side differ, one that shows little of its wall (a grey
+    # sleeve over most of a coloured one) has no say: it is read again on the side the
+    # boards that show theirs show. Twelve cells are too few, thirteen enough.
+    for cells, told in [(12, ("colored", 0.999)), (13, None)]:
+        asked.clear()
+        again["sleeved"] = reading("colored", 1.0)
+        out = _sides_told(None, [*sure, ("sleeved", reading("grey", 1.0, wall_read=cells))], rough)
+        assert asked == ([("sleeved", None, told)] if told else [])
+        assert out[2][1].side == ("colored" if told else "grey")
+    # Agreeing, each has its say however little of its wall it shows.
+    asked.clear()
+    _sides_told(None, [("a", reading("grey", 1.0, wall_read=3)), ("b", reading("grey", 1.0, wall_read=25))],
+                rough)
+    assert asked == []
+
 
 def test_a_board_that_does_not_show_its_side_surely_is_said_to_show_the_others_side() -> None:
     # Seed 9, frame 45 (the benchmark's): three coloured boards sure of their side, and a
@@ -386,6 +403,10 @@ def test_a_board_that_does_not_show_its_side_surely_is_said_to_show_the_others_s
     grey = ("g", Reading("grey", 1.0, True, read))
     assert _said_on_told_side([*sure, grey, ("armed", Reading("grey", 0.78, True, unread))])[2:] == \
         [grey, ("armed", Reading("grey", 0.78, True, unread))]
+    # ... unless it shows little of its wall (seed 9, frame 270: 4 cells under a sleeve).
+    sleeved = [["blue", None, None, None, UNKNOWN]] + [[UNKNOWN] * 5] * 4
+    (_, told), = _said_on_told_side([*sure, ("sleeved", Reading("grey", 1.0, True, sleeved))])[2:]
+    assert told.side == "colored" and told.wall == unread
 
 
 def test_a_board_whose_turn_was_untold_is_read_again_under_the_others_balance(monkeypatch) -> None:

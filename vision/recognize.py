@@ -113,10 +113,24 @@ def _plane_in_place(readings: list[tuple[BoardFind, BoardReading]], scale: float
     return table_plane(max(placed, key=lambda b: b.confidence), scale) if placed else None
 
 
+# A board sure of its side reads at least this many of its wall cells, or, where boards
+# sure of theirs differ, it has no say: a sleeve over most of a coloured wall reads as the
+# grey side, surely, from the few cells left in view. (Seeds 9 / 8: 2 / 4 boards read so
+# on the other side than the rest, 3 to 11 wall cells read, where the others read 25.)
+_SIDE_WALL_SHOWN = 13
+
+
+def _wall_shown(reading: BoardReading) -> bool:
+    return sum(v != UNKNOWN for row in reading.wall for v in row) >= _SIDE_WALL_SHOWN
+
+
 def _side_told(readings: list[tuple[BoardFind, BoardReading]]) -> tuple[str, float] | None:
     """The side every board sure of its own shows (a game is played on one side), and
-    how surely the least sure of them shows it; None if they differ, or there are none."""
+    how surely the least sure of them shows it; None if they differ, or there are none.
+    Where they differ, only boards that show most of their wall have a say."""
     sure = [r for _, r in readings if r.side_confidence >= SIDE_SURE and r.grid_in_place]
+    if len({r.side for r in sure}) > 1:
+        sure = [r for r in sure if _wall_shown(r)]
     sides = {r.side for r in sure}
     return (sides.pop(), min(r.side_confidence for r in sure)) if len(sides) == 1 else None
 
@@ -236,13 +250,14 @@ def _sides_told(frame: np.ndarray, readings: list[tuple[BoardFind, BoardReading]
     it) read again, where and as it was read, on the side every board sure of its own
     shows: a game is played on one side (game-record.md's variant). A board whose grid
     is off its print has no say: it read its side off whatever lies there (a grey sleeve
-    looks like the grey side), and is read again on the side told however sure it was."""
+    looks like the grey side), and is read again on the side told however sure it was;
+    so too, where boards sure of their side differ, one that shows little of its wall."""
     told = _side_told(readings)
     if told is None:
         return readings
     out = []
     for board, reading in readings:
-        if reading.side_confidence < SIDE_SURE or (not reading.grid_in_place and reading.side != told[0]):
+        if reading.side_confidence < SIDE_SURE or reading.side != told[0]:
             again = read_board(frame, board, rough, reading.sure, reading.balance, told=told)
             if again.grid_in_place:
                 # what hid the strip of a board whose turn was untold still stands over it
@@ -254,8 +269,9 @@ def _sides_told(frame: np.ndarray, readings: list[tuple[BoardFind, BoardReading]
 
 def _said_on_told_side(readings: list[tuple[BoardFind, BoardReading]]
                        ) -> list[tuple[BoardFind, BoardReading]]:
-    """Each board, and one that does not show its side surely (its own wall unsure, or
-    its grid off its print) said to show the side every board sure of its own shows, with
+    """Each board, and one that does not show its side surely (its own wall unsure, its
+    grid off its print, or little of its wall in view where boards sure of their side
+    differ) said to show the side every board sure of its own shows, with
     its wall unread: a game is played on one side, and a wall read on the other side's
     print is read off the wrong colours. (Seeds 7 / 9: 1 / 3 more boards on their side.)"""
     told = _side_told(readings)
@@ -263,7 +279,7 @@ def _said_on_told_side(readings: list[tuple[BoardFind, BoardReading]]
         return readings
     out = []
     for board, r in readings:
-        if r.side != told[0] and (r.side_confidence < SIDE_SURE or not r.grid_in_place):
+        if r.side != told[0]:
             places = {p: Reading(UNKNOWN, 0.0) if p[0] == "wall" else v for p, v in r.places.items()}
             r = dataclasses.replace(r, side=told[0], places=places, wall=[[UNKNOWN] * 5 for _ in range(5)])
         out.append((board, r))
