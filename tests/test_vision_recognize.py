@@ -361,10 +361,10 @@ def test_a_board_unsure_of_its_side_is_read_on_the_side_the_others_show(monkeypa
     # Where boards sure of their side differ, one that shows little of its wall (a grey
     # sleeve over most of a coloured one) has no say: it is read again on the side the
     # boards that show theirs show. Twelve cells are too few, thirteen enough.
-    for cells, told in [(12, ("colored", 0.999)), (13, None)]:
+    for shown, told in [(12, ("colored", 0.999)), (13, None)]:
         asked.clear()
         again["sleeved"] = reading("colored", 1.0)
-        out = _sides_told(None, [*sure, ("sleeved", reading("grey", 1.0, wall_read=cells))], rough)
+        out = _sides_told(None, [*sure, ("sleeved", reading("grey", 1.0, wall_read=shown))], rough)
         assert asked == ([("sleeved", None, told)] if told else [])
         assert out[2][1].side == ("colored" if told else "grey")
     # Agreeing, each has its say however little of its wall it shows.

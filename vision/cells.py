@@ -1348,9 +1348,8 @@ def _read_places(features: np.ndarray, glare: np.ndarray, hists: np.ndarray, sid
     for k in range(5):
         index = [PLACES.index(("line", k, j)) for j in range(k + 1)]
         decoded = _decode_line([probs[i] for i in index])
-        # (A line of one place is a place alone: read SURE.)
         if decoded is not None and decoded[0].confidence < SURE:
-            if k:
+            if k:  # (a line of one place is a place alone: read SURE)
                 said.update({("line", k, j): reading for j, reading in enumerate(decoded)})
             decoded = None
         if decoded is None:
