@@ -140,6 +140,49 @@ def test_rows_saved_give_the_same_models_as_the_frames_they_were_measured_on(mon
     assert np.array_equal(np.array(again_hists["empty"]), np.array(hists["empty"]))
 
 
+def test_rows_kept_from_measurements_apart_fit_as_one_measurement_of_them_all(monkeypatch, tmp_path):
+    out = tmp_path / "prototypes.json"
+    monkeypatch.setattr(calibrate, "OUT", out)
+    first, second = _measured(np.random.default_rng(1)), _measured(np.random.default_rng(2))
+    measured = iter([first, second])
+    monkeypatch.setattr(calibrate, "collect", lambda frames, seed, cache=None: next(measured))
+    assert calibrate.main(["--set", "1000:0:1", "--set", "1000:1:1", "--mixes"]) == 0
+    from_frames = out.read_text()
+
+    monkeypatch.setattr(calibrate, "collect", _no_frames)
+    for name, (hists, rows) in (("first.npz", first), ("second.npz", second)):
+        calibrate.save_rows(tmp_path / name, hists, rows)
+    out.unlink()
+    assert calibrate.main(["--rows", str(tmp_path / "first.npz"), "--rows", str(tmp_path / "second.npz"),
+                           "--mixes"]) == 0
+    assert out.read_text() == from_frames
+    out.unlink()  # the order given is the order joined, and the fit sees it
+    assert calibrate.main(["--rows", str(tmp_path / "second.npz"), "--rows", str(tmp_path / "first.npz"),
+                           "--mixes"]) == 0
+    assert out.read_text() != from_frames
+
+
+def test_rows_measured_with_other_numbers_a_place_are_named_for_the_kinds_to_fit(monkeypatch, tmp_path,
+                                                                                 capsys):
+    out = tmp_path / "prototypes.json"
+    monkeypatch.setattr(calibrate, "OUT", out)
+    hists, rows = _measured(np.random.default_rng(1))
+    calibrate.save_rows(tmp_path / "old.npz", hists, rows)
+    feats, labels = rows["wall:grey"]
+    calibrate.save_rows(tmp_path / "new.npz", hists, {**rows, "wall:grey": ([f[:2] for f in feats], labels)})
+    both = ["--rows", str(tmp_path / "old.npz"), "--rows", str(tmp_path / "new.npz")]
+    for kinds in ([], ["--kinds", "wall:grey"], ["--kinds", "colour:wall:grey"]):
+        with pytest.raises(SystemExit) as exit_:
+            calibrate.main([*both, *kinds])
+        assert exit_.value.code == 2
+        err = capsys.readouterr().err
+        told = f"({tmp_path / 'old.npz'} 3, {tmp_path / 'new.npz'} 2 numbers a place)"
+        assert f"--rows: the wall:grey rows are not measured alike {told}" in err
+        assert not out.exists()
+    assert calibrate.main([*both, "--kinds", "center"]) == 0  # the other kind's rows are only carried
+    assert set(json.loads(out.read_text())["places"]) == {"center"}
+
+
 @pytest.mark.parametrize("bad, named", [
     (b"", "not rows saved by --save-rows"),
     (b"PK\x03\x04 cut short", "not rows saved by --save-rows"),

@@ -329,8 +329,9 @@ def main(argv: list[str] | None = None) -> int:
     keep = parser.add_mutually_exclusive_group()
     keep.add_argument("--save-rows", type=Path, metavar="FILE",
                       help="also keep what the frames measured here")
-    keep.add_argument("--rows", type=Path, metavar="FILE",
-                      help="fit from what --save-rows kept instead of reading frames")
+    keep.add_argument("--rows", type=Path, action="append", metavar="FILE",
+                      help="fit from what --save-rows kept instead of reading frames "
+                           "(repeatable: the files' rows joined in the order given)")
     args = parser.parse_args(argv)
     if args.jobs < 1:
         parser.error(f"--jobs {args.jobs}: at least one process is needed")
@@ -345,12 +346,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.save_rows.is_dir():
             parser.error(f"--save-rows {args.save_rows}: is a folder, not a file")
     if args.rows is not None:
-        try:
-            hists, rows = load_rows(args.rows)
-        except (OSError, EOFError, ValueError, KeyError, zipfile.BadZipFile) as e:
-            parser.error(f"--rows {args.rows}: not rows saved by --save-rows ({e})")
-        if not rows:  # fitted from, it would leave no model at all
-            parser.error(f"--rows {args.rows}: not rows saved by --save-rows (no place measured in it)")
+        hists, rows = _kept(parser, args.rows, args.kinds)
     else:
         hists, rows = _measure(parser, args)
     _fit(hists, rows, mixes=args.mixes, kinds=args.kinds)
@@ -378,9 +374,14 @@ def _measure(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tuple
             parts = pool.starmap(collect, chunks)
     else:
         parts = [collect(*chunk) for chunk in chunks]
+    return _joined(parts)  # in frame order, whatever the number of jobs
+
+
+def _joined(parts: list[tuple[dict, dict]]) -> tuple[dict, dict]:
+    """Several measurements' word mixes and rows as one, each label's and kind's in order."""
     hists: dict[str, list[np.ndarray]] = {}
     rows: dict[str, tuple[list, list]] = {}
-    for more_hists, more_rows in parts:  # in frame order, whatever the number of jobs
+    for more_hists, more_rows in parts:
         for label, h in more_hists.items():
             hists.setdefault(label, []).extend(h)
         for kind, (feats, labels) in more_rows.items():
@@ -388,6 +389,29 @@ def _measure(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tuple
             have[0].extend(feats)
             have[1].extend(labels)
     return hists, rows
+
+
+def _kept(parser: argparse.ArgumentParser, paths: list[Path], kinds: list[str] | None) -> tuple[dict, dict]:
+    """The rows of the files --rows names, joined. Files measured by code that described
+    a place with other numbers cannot be fitted together: named for the kinds to be fitted
+    (another kind's rows are only carried)."""
+    parts = []
+    for path in paths:
+        try:
+            part = load_rows(path)
+        except (OSError, EOFError, ValueError, KeyError, zipfile.BadZipFile) as e:
+            parser.error(f"--rows {path}: not rows saved by --save-rows ({e})")
+        if not part[1]:  # fitted from, it would leave no model at all
+            parser.error(f"--rows {path}: not rows saved by --save-rows (no place measured in it)")
+        parts.append(part)
+    fitted = {kind.removeprefix(COLOUR_ONLY) for kind in kinds} if kinds else None
+    for kind in sorted(set().union(*(part[1] for part in parts))):
+        widths = {path: len(rows[kind][0][0]) for path, (_, rows) in zip(paths, parts, strict=True)
+                  if rows.get(kind, ([], []))[0]}
+        if len(set(widths.values())) > 1 and (fitted is None or kind in fitted):
+            told = ", ".join(f"{path} {width}" for path, width in widths.items())
+            parser.error(f"--rows: the {kind} rows are not measured alike ({told} numbers a place)")
+    return _joined(parts)
 
 
 def _fit(hists: dict[str, list[np.ndarray]], rows: dict[str, tuple[list, list]], *, mixes: bool,
