@@ -1,7 +1,7 @@
 """Measure, on frames with known truth, what each kind of place looks like.
 
     ./dev run python -m vision.calibrate [--set SEED:FIRST:COUNT ...] [--cache DIR] [--mixes] [--jobs N]
-        [--kinds KIND ...] [--save-rows FILE | --rows FILE]
+        [--kinds KIND ...] [--save-rows FILE | --rows FILE ...]
 
 Writes vision/prototypes.json: the place models that vision.cells reads places with
 (a small network per kind of place over the features of vision.cells, with a class
@@ -26,13 +26,15 @@ floor's and wall's models alone once they read the relief look, with `--kinds op
 wall:black wall:blue wall:grey wall:red wall:white wall:yellow`; their seconds over the
 colour looks alone (`--kinds colour:open colour:wall:black ...`) are those models from
 before, kept as they were (fitted again from the same rows, they read hard frames
-worse: docs/vision.md). They should be made again on labelled real photos when there
-are some.
+worse: docs/vision.md). The factory's model was fitted from that set's rows and those
+of 3,550 more frames, `--set 5:0:1800 --set 6:0:1750` (docs/vision.md gives the
+commands). They should be made again on labelled real photos when there are some.
 
 Reading the frames is most of the time (the set above: 21 minutes on two cores; a fit
 of the boards' models from what they measured, under 4). `--save-rows FILE` keeps what
 the frames measured, and `--rows FILE` fits from it instead of reading frames again, to
-try fits (or --kinds) on the same measurements.
+try fits (or --kinds) on the same measurements; given more than once, from the files'
+rows joined, as one measurement of all their frames would give them.
 """
 
 from __future__ import annotations
