@@ -185,8 +185,10 @@ def score_frame(obs: dict, truth: dict, tally: Counter, content: TableContent,
     tally["factories_extra"] += len(obs["factories"]) - len(fm)
     tc, fc = truth["center"], obs["center"]
     tally["centres"] += 1
-    tally["centres_exact"] += (fc["tiles"] == tc["tiles"] and fc["marker"] == tc["marker"]
-                               and fc["unknown"] == tc["unknown"])
+    exact = fc["tiles"] == tc["tiles"] and fc["marker"] == tc["marker"] and fc["unknown"] == tc["unknown"]
+    tally["centres_exact"] += exact
+    # a pile read with nothing unknown but wrong: the tracker would take it
+    tally["centres_confidently_wrong"] += (not exact) and fc["unknown"] == 0
 
 
 def latency_medians(times: dict[str, dict[int, list[float]]]) -> tuple[dict, dict]:
@@ -307,6 +309,7 @@ def _run(args: argparse.Namespace, cache: Path | None) -> int:
         "factories_in_view_exact": rate("factories_in_view_exact", "factories_in_view"),
         "factories_partly_hidden": tally["factories"] - tally["factories_in_view"],
         "centre_exact": rate("centres_exact", "centres"),
+        "centre_confidently_wrong": rate("centres_confidently_wrong", "centres"),
         "occluded_with_hand": rate("flagged_hand_over", "frames_hand_over"),
         "occluded_without_hand": rate("flagged_no_hand", "frames_no_hand"),
         "hidden_read": tally["hidden_read"],
@@ -331,6 +334,7 @@ def _run(args: argparse.Namespace, cache: Path | None) -> int:
         print(f"factories in view exact: {result['factories_in_view_exact']:.2%} of "
               f"{tally['factories_in_view']} ({result['factories_partly_hidden']} partly hidden)")
         print(f"centre exact:        {result['centre_exact']:.2%}")
+        print(f"centre wrong without unknown: {result['centre_confidently_wrong']:.2%}")
         print(f"flagged occluded:    {result['occluded_with_hand']:.2%} of {tally['frames_hand_over']} "
               f"frames with a hand over the game, {result['occluded_without_hand']:.2%} of "
               f"{tally['frames_no_hand']} without a hand")

@@ -114,6 +114,22 @@ def test_a_disc_is_scored_against_what_lies_on_it():
         assert tally["factories_confidently_wrong"] == 1 - right
 
 
+@pytest.mark.parametrize(("read", "exact", "wrong"), [
+    ({"tiles": {"red": 2}, "marker": True, "unknown": 0}, 1, 0),
+    ({"tiles": {"red": 1}, "marker": True, "unknown": 1}, 0, 0),  # unsure: the tracker waits
+    ({"tiles": {"red": 3}, "marker": True, "unknown": 0}, 0, 1),
+    ({"tiles": {"red": 2}, "marker": False, "unknown": 0}, 0, 1),
+])
+def test_a_centre_pile_read_wrong_with_nothing_unknown_is_counted_surely_wrong(read, exact, wrong):
+    pile = {"tiles": {"red": 2}, "marker": True, "unknown": 0}
+    truth = {"boards": [], "factories": [], "center": pile,
+             "geometry": {"camera": {"px_per_mm": 1.0}, "boards": [], "factories": []}}
+    tally: Counter = Counter()
+    obs = {"boards": [], "factories": [], "occluded": False, "center": read}
+    bench.score_frame(obs, truth, tally, _TABLE)
+    assert (tally["centres"], tally["centres_exact"], tally["centres_confidently_wrong"]) == (1, exact, wrong)
+
+
 def test_a_cache_drawn_before_discs_told_their_middle_hidden_is_drawn_again(tmp_path):
     frame, truth, _ = bench.load_or_render(0, 5, tmp_path)
     assert all("middle_hidden" in f for f in truth["geometry"]["factories"])
