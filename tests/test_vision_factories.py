@@ -427,6 +427,16 @@ def _mixed(seed: int, frame: int) -> tuple[np.ndarray, dict]:
     return render_table(content, cond, rng)
 
 
+@pytest.mark.parametrize("frame", [9, 25, 58])
+def test_a_centre_pile_is_counted_whole(frame):
+    # Seed 7. The centre's model fitted on 3,550 frames read frame 9's nine tiles as four,
+    # missed frame 25's marker and counted frame 58's black tile twice; fitted on twice
+    # the frames, it reads each pile exactly.
+    image, truth = _mixed(7, frame)
+    got, want = recognize(image)["center"], truth["center"]
+    assert (got["tiles"], got["marker"], got["unknown"]) == (want["tiles"], want["marker"], want["unknown"])
+
+
 def test_discs_on_an_overexposed_white_table_are_read_by_a_rim_lifted_toward_the_cream(monkeypatch):
     # Warm light balanced on a white table lifts the rim's orange-brown toward the cream,
     # which clips: seed 9, frame 197 (five discs in full view, a hand on a board).

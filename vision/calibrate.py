@@ -26,9 +26,9 @@ floor's and wall's models alone once they read the relief look, with `--kinds op
 wall:black wall:blue wall:grey wall:red wall:white wall:yellow`; their seconds over the
 colour looks alone (`--kinds colour:open colour:wall:black ...`) are those models from
 before, kept as they were (fitted again from the same rows, they read hard frames
-worse: docs/vision.md). The factory's model was fitted from that set's rows and those
-of 3,550 more frames, `--set 5:0:1800 --set 6:0:1750` (docs/vision.md gives the
-commands). They should be made again on labelled real photos when there are some.
+worse: docs/vision.md). The factory's and the centre's models were fitted from that
+set's rows and those of 3,550 more frames, `--set 5:0:1800 --set 6:0:1750`
+(docs/vision.md gives the commands). They should be made again on labelled real photos when there are some.
 
 Reading the frames is most of the time (the set above: 21 minutes on two cores; a fit
 of the boards' models from what they measured, under 4). `--save-rows FILE` keeps what
