@@ -501,14 +501,25 @@ def test_specks_scattered_wider_than_a_tile_are_no_tile():
     assert np.array_equal(factories._print_pieces_joined(long, side), long)
 
 
-@pytest.mark.parametrize("frame", [79, 379])
-def test_the_marker_on_a_table_as_light_as_it_is_counted(frame, monkeypatch):
-    # Seed 7, frames 79 and 379 (white tables, one with a hand elsewhere): only pieces of the
-    # marker's print stood off the table, each too small for a tile, and it went unseen.
-    image, truth = _mixed(7, frame)
+def test_the_marker_on_a_table_as_light_as_it_is_counted(monkeypatch):
+    # Seed 7, frame 79 (a white table): only pieces of the marker's print stood off the
+    # table, each too small for a tile, and it went unseen.
+    image, truth = _mixed(7, 79)
     assert truth["center"]["marker"]
     assert recognize(image)["center"]["marker"]
     monkeypatch.setattr(factories, "_print_pieces_joined", lambda fg, side: fg)
+    assert not recognize(image)["center"]["marker"]
+
+
+@pytest.mark.parametrize("frame", [181, 199, 290])
+def test_the_marker_touching_a_tile_is_found_by_its_print(frame, monkeypatch):
+    # Seed 7: the marker beside a red tile on a white table (181), a blue one on dark wood
+    # (199), a black one (290). What of it stood off the table joined the tile's heap,
+    # counted as one tile, and the marker went unseen.
+    image, truth = _mixed(7, frame)
+    assert truth["center"]["marker"]
+    assert recognize(image)["center"] == truth["center"]
+    monkeypatch.setattr(factories, "_marker_prints", lambda words, inside, side: [])
     assert not recognize(image)["center"]["marker"]
 
 
