@@ -1426,8 +1426,8 @@ def _one_a_tile(sites: np.ndarray, readings: list[color.Reading], side: float) -
 
 # Seeds 7 / 9, 500 frames: the points of a tile split in two lay 0.65-0.93 of a side
 # apart in the image, those of two tiles side by side 0.86 and more. Read as one tile
-# within 0.85 sides (in the plane): 9 / 8 more centres read exactly; within 0.92 to 1.0:
-# 16 / 10; within 1.1, 10 / 9 (neighbours taken for one tile).
+# within 0.85 sides (in the plane): 9 / 8 more centres read exactly; within 0.92, 0.95 and
+# 1.0: 16, 15, 16 / 10; within 1.1, 10 / 9 (neighbours taken for one tile).
 _SAME_TILE = 0.95
 
 
