@@ -13,7 +13,7 @@ edge) is unknown. The centre pile is whatever is not table inside the ring of di
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -1341,22 +1341,28 @@ def _print_pieces_joined(fg: np.ndarray, side: float) -> np.ndarray:
     small[1:] = stats[1:, cv2.CC_STAT_AREA] < _PIECE_MOST * side ** 2
     if not small[1:].any():
         return fg
-    pieces = small[labels].astype(np.uint8)
-    reach = max(3, round(_PIECES_APART * side)) | 1
-    near = cv2.dilate(pieces, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach)))
-    groups, group_of, _, _ = components(near)
     out = fg.copy()
-    for g in range(1, groups):
-        ys, xs = np.nonzero((group_of == g) & (pieces > 0))
-        if len(xs) < 3:
-            continue
-        hull = cv2.convexHull(np.column_stack([xs, ys]).astype(np.int32))
-        _, (w, h), _ = cv2.minAreaRect(hull)
+    for xs, _, hull, area, longest in _grouped(small[labels].astype(np.uint8), side):
         # (not a line longer than a tile: a mat's edge, the table's grain)
-        if _HULL_LEAST * side ** 2 <= cv2.contourArea(hull) <= _HULL_MOST * side ** 2 \
-                and max(w, h) <= _HULL_LONGEST * side:
+        if len(xs) >= 3 and _HULL_LEAST * side ** 2 <= area <= _HULL_MOST * side ** 2 \
+                and longest <= _HULL_LONGEST * side:
             cv2.fillConvexPoly(out, hull, 1)
     return out
+
+
+def _grouped(mask: np.ndarray,
+             side: float) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray, float, float]]:
+    """The mask's pixels grouped where they lie within _PIECES_APART of a tile (`side`:
+    a tile's side, px) of each other: each group's xs, ys, hull, hull area and the
+    length of the hull's bounding box."""
+    reach = max(3, round(_PIECES_APART * side)) | 1
+    near = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach)))
+    groups, group_of, _, _ = components(near)
+    for g in range(1, groups):
+        ys, xs = np.nonzero((group_of == g) & (mask > 0))
+        hull = cv2.convexHull(np.column_stack([xs, ys]).astype(np.int32))
+        _, (w, h), _ = cv2.minAreaRect(hull)
+        yield xs, ys, hull, float(cv2.contourArea(hull)), float(max(w, h))
 
 
 # Pieces (each under _PIECE_MOST of a tile's top) within _PIECES_APART of a tile of each
@@ -1376,21 +1382,13 @@ def _marker_prints(words: np.ndarray, inside: np.ndarray, side: float) -> list[t
     as its middle and the area of its hull (px; `side`: a tile's side, px). On a table
     as light as the marker, only its print stands off it, and where the marker touches
     a tile, the print's pieces join the tile's heap and are counted with it."""
-    navy = ((words == _NAVY) & inside).astype(np.uint8)
-    reach = max(3, round(_PIECES_APART * side)) | 1
-    near = cv2.dilate(navy, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach)))
-    groups, group_of, _, _ = components(near)
     out = []
-    for g in range(1, groups):
-        ys, xs = np.nonzero((group_of == g) & (navy > 0))
-        if len(xs) < _NAVY_LEAST * side ** 2:
-            continue
-        hull = cv2.convexHull(np.column_stack([xs, ys]).astype(np.int32))
-        _, (w, h), _ = cv2.minAreaRect(hull)
-        area = cv2.contourArea(hull)
+    for xs, ys, _, area, longest in _grouped(((words == _NAVY) & inside).astype(np.uint8), side):
         # (not a navy sleeve, nor a blue tile's side face in shade)
-        if _PRINT_LEAST * side ** 2 <= area <= _PRINT_MOST * side ** 2 and max(w, h) <= _PRINT_LONGEST * side:
-            out.append((np.array([xs.mean(), ys.mean()], np.float32), float(area)))
+        enough = len(xs) >= _NAVY_LEAST * side ** 2
+        if enough and _PRINT_LEAST * side ** 2 <= area <= _PRINT_MOST * side ** 2 \
+                and longest <= _PRINT_LONGEST * side:
+            out.append((np.array([xs.mean(), ys.mean()], np.float32), area))
     return out
 
 
