@@ -540,6 +540,29 @@ def test_two_tiles_in_a_heap_the_size_of_one_are_told_by_their_colours(frame, hi
     assert recognize(image)["center"]["tiles"].get(hidden, 0) == truth["center"]["tiles"][hidden] - 1
 
 
+@pytest.mark.parametrize("frame", [146, 171, 241])
+def test_two_tiles_of_one_colour_in_a_heap_the_size_of_one_are_told_apart(frame, monkeypatch):
+    # Seed 7: two yellow tiles side by side on wood the colour of their own stood off
+    # the table by their edges, and their heap, split by its area, was one tile. Split
+    # once more, its points lie a tile's side apart and more: two tiles.
+    image, truth = _mixed(7, frame)
+    assert recognize(image)["center"] == truth["center"]
+    monkeypatch.setattr(factories, "_SPLIT_TRIED", math.inf)
+    assert recognize(image)["center"]["tiles"]["yellow"] == truth["center"]["tiles"]["yellow"] - 1
+
+
+def test_a_heap_split_into_points_nearer_than_a_tile_of_one_colour_is_not_taken():
+    side = 30.0
+    two = np.array([[0.0, 0.0], [1.2 * side, 0.0]])
+    assert factories._tiles_apart(two, ["yellow", "yellow"], side)
+    assert factories._tiles_apart(two * 0.8, ["yellow", "red"], side)
+    # a blurred tile and its shadow split in two points of its colour under a side apart
+    assert not factories._tiles_apart(two * 0.8, ["yellow", "yellow"], side)
+    # a point read as no tile, or unsure, is no tile of the heap
+    assert not factories._tiles_apart(two, ["yellow", None], side)
+    assert not factories._tiles_apart(two, ["yellow", "unknown"], side)
+
+
 @pytest.mark.parametrize("frame", [31, 101, 184, 252])
 def test_a_hand_over_the_pile_leaves_it_unknown_in_part(frame, monkeypatch):
     # Seed 7: a hand hides a tile of the pile; the tiles in view were read, and the pile
