@@ -86,7 +86,7 @@ def analyse(frame_bgr: np.ndarray, players: int | None = None) -> Recognition:
     # A hand over the pile hides what lies under it, and its fingers are read as no tile:
     # with many such points in a frame with a hand, a tile of the pile may be hidden.
     if occluded and center is not None and center.unknown == 0 \
-            and sum(v is None for v in center.values) >= _HAND_BY_PILE:
+            and center.nothing_first >= _HAND_BY_PILE:
         center = dataclasses.replace(center, unknown=1)
     observation = {
         "format": FORMAT,
