@@ -540,16 +540,17 @@ _CREAM_LUMA = float(np.dot(color.CREAM_RGB, (0.299, 0.587, 0.114)))
 _GREY_CELL_LIGHT = 0.92  # a wall window this light is no grey cell nor a tile
 _GREY_LIGHT_MOST = 3  # wall windows that light the grid may have (glare, a tile's pale side)
 _GAP_DARK = 0.8  # a gap window this dark is no cream
-# ... in the light the panel's cream was measured in. An arm's shade over the wall darkens
-# the cream beside it too (seed 7, frame 348: the gaps 0.62-0.70, the grid taken off and
-# 27 places left unknown), so the gaps are judged in the wall's own light: its lighter
-# quarter of windows, mostly empty cells, shows about _GREY_CELL_LUMA of the cream there.
+_GAP_DARK_SHARE = 2 / 3  # ... and a grid in place has at most this share of them dark
+# Dark, that is, in the light the panel's cream was measured in. An arm's shade over the
+# wall darkens the cream beside it too (seed 7, frame 348: the gaps 0.62-0.70, the grid
+# taken off and 27 places left unknown), so the gaps are judged in the wall's own light:
+# its lighter quarter of windows, mostly empty cells, shows about _GREY_CELL_LUMA of the
+# cream there.
 # (Tiles are darker, a white one seen steeply as light: neither makes the light look dimmer
 # than it is, and a grid off the block, on the cream, fails the light-windows check first.)
 _GREY_CELL_LUMA = 0.74
 _SHADE_QUANTILE = 0.75
 _SHADE_CELLS = 8  # wall windows in view needed to judge the light by
-_GAP_DARK_SHARE = 2 / 3  # ... and a grid in place has at most this share of them dark
 # Gap windows in view needed to judge by them: more than the strip's five. The strip
 # under the wall is narrow (30 crop px between its last row and the bonus box): a grid a
 # few mm off, which the outline allows, puts its windows on the box or the cells. Only
@@ -654,8 +655,9 @@ def _shade(wall: np.ndarray) -> float:
 
 def _grey_fit(wall: np.ndarray, gaps: np.ndarray, rim: np.ndarray, *, dark: float) -> np.ndarray:
     """Each window's fit to the grey block: 1 for a wall window darker than the cream, a
-    gap window as light as it and a window on the frame darker, else 0; NaN where the
-    window is out of the frame or not judged."""
+    gap window as light as it and a window on the frame darker (than `dark`: the
+    lightness no cream shows in the wall's light), else 0; NaN where the window is out
+    of the frame or not judged."""
     fit = np.concatenate([wall < _GREY_CELL_LIGHT, gaps >= dark, rim < dark]).astype(np.float64)
     fit[~np.isfinite(np.concatenate([wall, gaps, rim]))] = np.nan
     return fit
