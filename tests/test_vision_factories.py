@@ -466,7 +466,7 @@ def test_a_centre_tile_whose_shadow_doubles_its_heap_is_counted_once(frame, shad
     image, truth = _mixed(7, frame)
     assert recognize(image)["center"] == truth["center"]
     monkeypatch.setattr(factories, "_SAME_TILE", 0.0)
-    monkeypatch.setattr(factories, "_FEWER_TRIED", 1)  # (which also reads some such heaps as one)
+    monkeypatch.setattr(factories, "_FEWER_MOST", 0)  # (which also reads some such heaps as one)
     assert recognize(image)["center"]["tiles"][shadowed] == truth["center"]["tiles"][shadowed] + 1
 
 
@@ -538,7 +538,7 @@ def test_two_tiles_in_a_heap_the_size_of_one_are_told_by_their_colours(frame, hi
     image, truth = _mixed(7, frame)
     assert recognize(image)["center"] == truth["center"]
     monkeypatch.setattr(factories, "_SPLIT_TRIED", math.inf)
-    monkeypatch.setattr(factories, "_FEWER_TRIED", 1)  # (which also finds some such tiles)
+    monkeypatch.setattr(factories, "_FEWER_MOST", 0)  # (which also finds some such tiles)
     assert recognize(image)["center"]["tiles"].get(hidden, 0) == truth["center"]["tiles"][hidden] - 1
 
 
@@ -562,7 +562,7 @@ def test_a_heap_its_shadows_make_too_big_is_split_into_fewer_points(frame, monke
     image, truth = _mixed(7, frame)
     assert truth["center"]["marker"]
     assert recognize(image)["center"] == truth["center"]
-    monkeypatch.setattr(factories, "_FEWER_TRIED", 1)
+    monkeypatch.setattr(factories, "_FEWER_MOST", 0)
     assert recognize(image)["center"] != truth["center"]
 
 

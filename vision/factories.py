@@ -1266,14 +1266,14 @@ def _read_center(frame: np.ndarray, plane: _Plane, factories: list[FactoryReadin
         # split once more, each point read as a tile of its own, it is two. A heap whose
         # area makes more tiles than it holds (their shadows on a light table join them)
         # has points between its tiles, read as no tile, and a tile or the marker read
-        # off its middle is missed: split into fewer points, down to _FEWER_TRIED fewer,
+        # off its middle is missed: split into fewer points, down to _FEWER_MOST fewer,
         # the fewest that read as many tiles as any are taken.
         side = TILE_MM * ppm
         for start, n, pts, k, area in reversed(heaps):
             now = readings[start:start + n]
             tries = [k + 1] if area / (k * tile_area) >= _SPLIT_TRIED and k < _PILE_MOST else []
             if k >= 2 and any(r.value is None for r in now):
-                tries += range(k - 1, max(0, k - _FEWER_TRIED), -1)
+                tries += range(k - 1, max(0, k - 1 - _FEWER_MOST), -1)
             tiles_now = sum(r.value not in (None, UNKNOWN) for r in now)
             for points in tries:
                 at, of = _heap_points(pts, points, area, tile_area)
@@ -1371,7 +1371,7 @@ _SPLIT_APART = 1.1
 # / 9 fewer surely wrong; seed 7 frame by frame, 17 more exactly (12 in plain view, the
 # marker found in 4), 2 fewer: a hand's fingers, fewer to their heap, read as a tile (both
 # frames flagged occluded, the pile unknown in part).
-_FEWER_TRIED = 4
+_FEWER_MOST = 3
 
 
 def _print_pieces_joined(fg: np.ndarray, side: float) -> np.ndarray:
