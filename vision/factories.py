@@ -1204,6 +1204,7 @@ def _read_center(frame: np.ndarray, plane: _Plane, factories: list[FactoryReadin
     if radius < 2 * TILE_MM or radius > _CENTER_MOST_MM:
         return CenterReading({}, False, 0)
     ppm = _CENTER_PX_PER_MM
+    side = TILE_MM * ppm  # a tile's side in the pile's view
     patch = plane.patch(frame, middle, radius, wb, ppm)
     n = patch.shape[0]
     inside = _radius_grid(n, ppm) < radius
@@ -1222,7 +1223,7 @@ def _read_center(frame: np.ndarray, plane: _Plane, factories: list[FactoryReadin
     fg = ((dist > min(_OFF_TABLE_MOST, max(_OFF_TABLE_LEAST, _OFF_GRAIN * grain))) & inside).astype(np.uint8)
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
-    fg = _print_pieces_joined(fg, TILE_MM * ppm)
+    fg = _print_pieces_joined(fg, side)
     # A tile's print and outline stand off the table where its white does not: the
     # whole tile is inside them.
     outlines, _ = cv2.findContours(fg, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -1251,8 +1252,8 @@ def _read_center(frame: np.ndarray, plane: _Plane, factories: list[FactoryReadin
         sites += at
         blobs += of
     words = color.word_indices(patch).reshape(patch.shape[:2])
-    for cpt, area in _marker_prints(words, inside, TILE_MM * ppm):  # (no heap of its own)
-        if not sites or np.linalg.norm(np.array(sites) - cpt, axis=1).min() > _PRINT_CLEAR * TILE_MM * ppm:
+    for cpt, area in _marker_prints(words, inside, side):  # (no heap of its own)
+        if not sites or np.linalg.norm(np.array(sites) - cpt, axis=1).min() > _PRINT_CLEAR * side:
             sites.append(cpt)
             blobs.append((1, area / tile_area, 1.0))
     if not sites:
@@ -1268,7 +1269,6 @@ def _read_center(frame: np.ndarray, plane: _Plane, factories: list[FactoryReadin
         # has points between its tiles, read as no tile, and a tile or the marker read
         # off its middle is missed: split into fewer points, down to _FEWER_MOST fewer,
         # the fewest that read as many tiles as any are taken.
-        side = TILE_MM * ppm
         for start, n, pts, k, area in reversed(heaps):
             now = readings[start:start + n]
             tries = [k + 1] if area / (k * tile_area) >= _SPLIT_TRIED and k < _PILE_MOST else []
@@ -1292,7 +1292,7 @@ def _read_center(frame: np.ndarray, plane: _Plane, factories: list[FactoryReadin
     else:
         cands: dict[str | None, list[np.ndarray]] = {c: color.TILE_MIXES[c] for c in COLORS}
         cands[MARKER] = color.TILE_MIXES[MARKER]
-        half_win = round(_PILE_WIN * TILE_MM * ppm)
+        half_win = round(_PILE_WIN * side)
         readings = []
         for cpt in sites:
             x0, y0 = round(cpt[0]) - half_win, round(cpt[1]) - half_win
@@ -1300,7 +1300,7 @@ def _read_center(frame: np.ndarray, plane: _Plane, factories: list[FactoryReadin
             hist = np.bincount(win[win >= 0], minlength=len(color.WORD_NAMES)).astype(np.float64)
             readings.append(color.classify(hist, float((win < 0).sum()), cands))
         nothing_first = sum(r.value is None for r in readings)
-    readings = _one_a_tile(np.array(sites), readings, TILE_MM * ppm)
+    readings = _one_a_tile(np.array(sites), readings, side)
     tiles: dict[str, int] = {}
     marker, unknown = False, 0
     for rd in readings:
