@@ -576,6 +576,10 @@ def test_a_heap_split_into_points_nearer_than_a_tile_of_one_colour_is_not_taken(
     # a point read as no tile, or unsure, is no tile of the heap
     assert not factories._tiles_apart(two, ["yellow", None], side)
     assert not factories._tiles_apart(two, ["yellow", "unknown"], side)
+    # split into fewer points, a heap may keep one read as no tile, but none unsure
+    assert factories._tiles_apart(two, ["yellow", None], side, nothing_ok=True)
+    assert not factories._tiles_apart(two, ["yellow", "unknown"], side, nothing_ok=True)
+    assert not factories._tiles_apart(two * 0.8, ["yellow", "yellow"], side, nothing_ok=True)
 
 
 @pytest.mark.parametrize("frame", [101, 174, 184, 252])
