@@ -7,6 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
+from vision import boards
 from vision.boards import (
     BOARD_H_MM,
     BOARD_W_MM,
@@ -348,6 +349,18 @@ def test_a_board_a_wide_arm_parts_is_joined_from_what_it_leaves():
     # only by chance.
     obs, truth, _ = _recognized(1000, 24)
     _assert_found_and_read(obs, truth["boards"][0], least_right=40)
+
+
+def test_a_board_an_arm_hides_most_of_is_rebuilt_from_the_piece_it_leaves(monkeypatch):
+    # Seed 9, frame 301 (the benchmark's): a board far off, a hand over most of it, and
+    # one piece of its frame left in view, too small an outline for a whole board and
+    # with no other piece to be joined with.
+    obs, truth, _ = _recognized(9, 301)
+    expected = truth["boards"][2]
+    _assert_found_and_read(obs, expected, least_right=28)
+    monkeypatch.setattr(boards, "_ALONE_AREA", 1.0)  # no piece alone makes a board
+    obs, _, _ = _recognized(9, 301)
+    assert np.hypot(*np.subtract(_nearest(obs, expected)["center"], expected["center"])) > 100
 
 
 def test_pieces_that_fit_far_smaller_than_a_board_there_make_no_board():
