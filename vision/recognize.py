@@ -111,7 +111,10 @@ _HAND_BY_PILE = 7
 # same outline found again: a grid near where the first one failed may pass its check by
 # chance (seed 9: a grid 30 mm off, grown to 0.92 of the outline found, read 10 of 25
 # places wrong a cell off; outlines grown right measured 1.02-2.4 of those found). Not
-# so a grid on which the coloured print shows clearly.
+# so a grid on which the coloured print shows clearly, nor a board unread: its outline,
+# rebuilt round what hid its strip, may be too big, and its grid grown back is read
+# only if the print tells its turn (seed 9, frames 1 and 428: grown back to 0.84 and
+# 0.93 of the outline rebuilt, 35 and 46 of 47 places read right, none wrong).
 _GROWN_LEAST = 1.03
 
 
@@ -155,8 +158,9 @@ def _grown_back(frame: np.ndarray, small: np.ndarray, scale: float, rough: White
     outline grown back to a board's size (see boards.grown), if grown one way its grid
     lies on the print: its outline was cut short along an arm over it. So too a board
     `unread` (its turn untold, and its print shown at no turn): the arm that hid its
-    strip may have cut its outline short. Such a board must read as the coloured side,
-    whose print told its turn: a grey one, read at the turn facing the table's middle,
+    strip may have cut its outline short, or it was rebuilt too big round the arm. Such a
+    board must read as the coloured side, whose print told its turn, and may be grown to
+    any size (see _GROWN_LEAST): a grey one, read at the turn facing the table's middle,
     read 4 places of 20 surely wrong (seed 9, frame 476).
 
     Only where a board in place measures the table plane: by a plane its own sides
@@ -179,20 +183,20 @@ def _grown_back(frame: np.ndarray, small: np.ndarray, scale: float, rough: White
         reread = read_board(frame, board, rough, reading.sure, reading.balance, told=told)
         return (board, reread) if reread.grid_in_place else None
 
-    def again(board: BoardFind, *, colored: bool = False) -> tuple[BoardFind, BoardReading] | None:
-        least = _GROWN_LEAST * _area(board.quad)
+    def again(board: BoardFind, *, untold: bool = False) -> tuple[BoardFind, BoardReading] | None:
+        least = 0.0 if untold else _GROWN_LEAST * _area(board.quad)
         boards = [b for b in grown(board, small, scale, frame, rough, to_mm=to_mm)
                   if not any(_over(b, other) for other in placed)]
         read = filter(None, (read_registered(frame, b, rough, middle=middle) for b in boards))
         in_place = filter(None, (on_told_side(b, r) for b, r in read if r.grid_in_place))
         tries = [(b, r) for b, r in in_place if (shows_print(r) or _area(b.quad) >= least)
-                 and (r.side == "colored" or not colored)]
+                 and (r.side == "colored" or not untold)]
         return max(tries, key=lambda t: (shows_print(t[1]), t[1].sure is None, int(t[1].read_first.sum())),
                    default=None)
 
     out = [(board, reading) if reading.grid_in_place else again(board) or (board, reading)
            for board, reading in readings]
-    return out + [r for r in (again(b, colored=True) for b in unread) if r is not None]
+    return out + [r for r in (again(b, untold=True) for b in unread) if r is not None]
 
 
 def _over(board: BoardFind, other: BoardFind) -> bool:
