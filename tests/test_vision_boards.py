@@ -363,6 +363,16 @@ def test_a_board_an_arm_hides_most_of_is_rebuilt_from_the_piece_it_leaves(monkey
     assert np.hypot(*np.subtract(_nearest(obs, expected)["center"], expected["center"])) > 100
 
 
+def test_a_piece_the_frames_edge_cuts_makes_no_board_alone(monkeypatch):
+    # Seed 2, frame 21 (no benchmark's): a bottle's blue rim at the frame's top edge, a
+    # piece of 0.10 of the diagonal squared a board shows there. Rebuilt alone (the least
+    # hull asked lowered past it), it made a board over the discs, read as a grey wall on
+    # the wood. The frame's edge cuts it: its outline there is the frame's, and it is left.
+    monkeypatch.setattr(boards, "_ALONE_AREA", 0.05)
+    obs, truth, _ = _recognized(2, 21)
+    assert len(obs["boards"]) == len(truth["boards"])
+
+
 def test_pieces_that_fit_far_smaller_than_a_board_there_make_no_board():
     # Seed 9, frame 78 (the benchmark's): the edge of a slate-blue mat in two pieces. Let
     # in as pieces of a board an arm parts, they were fitted as a board under half the size a
