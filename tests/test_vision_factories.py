@@ -726,6 +726,32 @@ def test_a_rim_hidden_in_one_stretch_is_told_from_one_hidden_in_patches():
     assert not factories._one_stretch(hidden())
 
 
+def test_a_sector_shown_between_two_hidden_is_taken_as_hidden():
+    shown = np.zeros(factories._SECTORS, bool)
+    split = shown.copy()
+    split[[10, 11, 12, 14, 15]] = True  # sector 13 shows between two hidden
+    assert list(np.flatnonzero(factories._gaps_closed(split))) == [10, 11, 12, 13, 14, 15]
+    wide = shown.copy()
+    wide[[10, 11, 14, 15]] = True  # two sectors show: two stretches
+    assert (factories._gaps_closed(wide) == wide).all()
+    across = shown.copy()
+    across[[23, 1]] = True  # across where the sectors start
+    assert list(np.flatnonzero(factories._gaps_closed(across))) == [0, 1, 23]
+
+
+@pytest.mark.parametrize("frame, disc", [(183, 6), (491, 1)])
+def test_a_disc_the_circle_places_is_read_where_an_arm_hides_most_of_its_rim(frame, disc):
+    # Seed 7: an arm over the rim of a disc, its middle in view (a hundredth and a tenth
+    # of it hidden). Frame 183: the rim hidden round 0.42 of it in two stretches a sector
+    # apart (one sector of the arm passed for rim); frame 491 (4000 x 3000): round 0.62
+    # of it. Both were placed by the circle of discs with their four places unknown.
+    image, truth = _mixed(7, frame)
+    want = truth["factories"][disc]
+    got = _nearest(recognize(image)["factories"], want["center"])
+    assert Counter(got["tiles"]) == Counter(want["tiles"])
+    assert len(got["tiles"]) + got["unknown"] == 4
+
+
 def test_a_disc_read_with_most_of_its_rim_hidden_does_not_size_the_others():
     # Seed 7, frame 252: an arm over half the rims of two discs. Read first, their sizes
     # (fitted to half a ring) misled the guess for a disc in full view, whose ring was
