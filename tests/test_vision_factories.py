@@ -218,6 +218,17 @@ def test_a_disc_with_an_empty_place_or_two_unread_is_not_told():
                                   [color.UNKNOWN, "blue", "white", color.UNKNOWN]) is None
 
 
+@pytest.mark.parametrize("seed, frame, disc", [(9, 345, 0), (7, 174, 1)])
+def test_a_discs_fourth_place_beside_an_arm_over_its_rim_is_told(seed, frame, disc):
+    # An arm over the rim beside a disc of four tiles, its middle in view: three read
+    # surely, the fourth (a black tile beside the arm) read black but not surely enough.
+    image, truth = _mixed(seed, frame)
+    want = truth["factories"][disc]
+    assert want["unknown"] == 0 and len(want["tiles"]) == 4
+    got = _nearest(recognize(image)["factories"], want["center"])
+    assert Counter(got["tiles"]) == Counter(want["tiles"]) and got["unknown"] == 0
+
+
 @pytest.mark.parametrize(("frame", "tiles"), [
     # a far disc, small in a 1920 x 1080 frame; its red tile looked 0.66 a tile and 0.34
     # the disc's print, and was left unknown
