@@ -195,6 +195,8 @@ def _probs(**shares: float) -> np.ndarray:
 @pytest.mark.parametrize(("fourth", "told"), [
     (_probs(none=0.34, red=0.66), ("red", 1.0)),  # more a tile than print: a disc holds four
     (_probs(none=0.3, red=0.64, white=0.06), ("red", 0.64 / 0.7)),  # its colour plain among the colours
+    (_probs(none=0.2, white=0.68, blue=0.12), ("white", 0.85)),
+    (_probs(white=0.71, blue=0.29), None),  # a pale blue tile in bright light, or a white one?
     (_probs(none=0.6, red=0.4), None),  # looks more like the disc's print
     (_probs(none=0.04, blue=0.46, white=0.5), None),  # a tile, but which?
     (_probs(none=0.1, hidden=0.5, red=0.4), None),  # something over it
@@ -236,6 +238,10 @@ def test_a_discs_fourth_place_beside_an_arm_over_its_rim_is_told(seed, frame, di
     # blur mixed the sunburst into the tiles, and the block's places were laid 45 degrees
     # off its turn (see test_a_block_whose_outline_blur_hides_is_turned_by_its_colour_edges)
     (210, ["black", "blue", "red", "yellow"]),
+    # the white tile of two discs, beside yellow tiles, read 0.88-0.90 white of what the
+    # model gives the colours
+    (139, ["black", "white", "yellow", "yellow"]),
+    (370, ["blue", "blue", "white", "yellow"]),
 ])
 def test_a_disc_of_four_tiles_is_read_whole(frame, tiles):
     # Seed 7 (the benchmark's).
