@@ -373,6 +373,25 @@ def test_a_piece_the_frames_edge_cuts_makes_no_board_alone(monkeypatch):
     assert len(obs["boards"]) == len(truth["boards"])
 
 
+def test_outlines_overlap_by_a_share_of_the_smaller():
+    square = np.array([[0, 0], [10, 0], [10, 10], [0, 10]], float)
+    assert boards._overlap(square, square + np.array([5, 0])) == pytest.approx(0.5)
+    assert boards._overlap(square, square + np.array([20, 0])) == 0.0
+    assert boards._overlap(square * 3, square + 5) == pytest.approx(1.0)  # one inside the other
+
+
+@pytest.mark.parametrize("frame", [109, 284])
+def test_a_board_rebuilt_at_the_frames_edge_gives_way_to_the_one_over_it_in_the_frame(frame):
+    # Seed 1 (no benchmark's): an arm parts a board the frame's edge cuts. The part at the
+    # edge was rebuilt from its outline well off the board, and the part the hand stands
+    # over from its whole outline, in the frame: two boards, one over the other.
+    obs, truth, _ = _recognized(1, frame)
+    assert len(obs["boards"]) == len(truth["boards"])
+    for want in truth["boards"]:
+        nearest = min(np.hypot(*np.subtract(b["center"], want["center"])) for b in obs["boards"])
+        assert nearest < 30
+
+
 def test_pieces_that_fit_far_smaller_than_a_board_there_make_no_board():
     # Seed 9, frame 78 (the benchmark's): the edge of a slate-blue mat in two pieces. Let
     # in as pieces of a board an arm parts, they were fitted as a board under half the size a
