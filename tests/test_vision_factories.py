@@ -224,11 +224,7 @@ def test_a_disc_with_an_empty_place_or_two_unread_is_not_told():
 def test_a_discs_fourth_place_beside_an_arm_over_its_rim_is_told(seed, frame, disc):
     # An arm over the rim beside a disc of four tiles, its middle in view: three read
     # surely, the fourth (a black tile beside the arm) read black but not surely enough.
-    image, truth = _mixed(seed, frame)
-    want = truth["factories"][disc]
-    assert want["unknown"] == 0 and len(want["tiles"]) == 4
-    got = _nearest(recognize(image)["factories"], want["center"])
-    assert Counter(got["tiles"]) == Counter(want["tiles"]) and got["unknown"] == 0
+    _assert_four_tiles_read(seed, frame, disc)
 
 
 @pytest.mark.parametrize(("frame", "tiles"), [
@@ -446,6 +442,15 @@ def test_a_disc_missing_out_of_the_frame_is_not_given(flat):
 def _mixed(seed: int, frame: int) -> tuple[np.ndarray, dict]:
     content, cond, rng = mixed_table(seed, frame)
     return render_table(content, cond, rng)
+
+
+def _assert_four_tiles_read(seed: int, frame: int, disc: int) -> None:
+    """A disc of the mixed run with four tiles in view is read with all four, none unknown."""
+    image, truth = _mixed(seed, frame)
+    want = truth["factories"][disc]
+    assert want["unknown"] == 0 and len(want["tiles"]) == 4
+    got = _nearest(recognize(image)["factories"], want["center"])
+    assert Counter(got["tiles"]) == Counter(want["tiles"]) and got["unknown"] == 0
 
 
 @pytest.mark.parametrize("frame", [25, 58])
@@ -760,11 +765,7 @@ def test_a_ring_fitted_again_round_a_hand_is_held_to_the_rim_any_disc_shows():
     # Seed 7, frame 136: a disc read right from a first ring a hand lies over is fitted
     # again on the table, 6 mm off, with the rim hidden round 0.58 of it. Only where the
     # circle of discs places a disc is so much hidden taken; read, it left a tile unknown.
-    image, truth = _mixed(7, 136)
-    want = truth["factories"][4]
-    assert want["unknown"] == 0 and len(want["tiles"]) == 4
-    got = _nearest(recognize(image)["factories"], want["center"])
-    assert Counter(got["tiles"]) == Counter(want["tiles"]) and got["unknown"] == 0
+    _assert_four_tiles_read(7, 136, 4)
 
 
 @pytest.mark.parametrize("frame, disc", [(183, 6), (491, 1)])
@@ -784,11 +785,7 @@ def test_a_disc_read_with_most_of_its_rim_hidden_does_not_size_the_others():
     # Seed 7, frame 252: an arm over half the rims of two discs. Read first, their sizes
     # (fitted to half a ring) misled the guess for a disc in full view, whose ring was
     # then fitted wrong and read empty. They are read after the discs in view.
-    image, truth = _mixed(7, 252)
-    want = truth["factories"][0]
-    assert want["unknown"] == 0 and len(want["tiles"]) == 4
-    got = _nearest(recognize(image)["factories"], want["center"])
-    assert Counter(got["tiles"]) == Counter(want["tiles"]) and got["unknown"] == 0
+    _assert_four_tiles_read(7, 252, 0)
 
 
 def test_a_circle_of_known_size_is_found_through_half_of_it_among_stray_points():
