@@ -194,12 +194,10 @@ def find_boards(small: np.ndarray, blue: np.ndarray, scale: float, full: np.ndar
         # out well off the board (seed 1, frames 109 and 284: two boards for one, their
         # middles just over the 0.3 of a diagonal apart that _new_board asks): the board
         # rebuilt from the whole outline something stands over, in the frame, is the one.
-        same = [b for b in rebuilt if board is not None and _overlap(board.quad, b.quad) > _OVERLAP_MOST]
-        others = [b for b in found if not any(b is o for o in same)]
-        if same and _new_board(board, others, full, sizes, scale):
+        same = [] if board is None else [b for b in rebuilt if _overlap(board.quad, b.quad) > _OVERLAP_MOST]
+        others = [b for b in found if all(b is not o for o in same)]
+        if _new_board(board, others, full, sizes, scale):
             found = [*others, board]
-        elif _new_board(board, found, full, sizes, scale):
-            found.append(board)
         else:
             pieces.append(contour)
     found += _joined(pieces, found, small, scale, full, wb=wb, to_mm=to_mm, sizes=sizes, cover=cover)
