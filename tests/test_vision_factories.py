@@ -11,6 +11,7 @@ import pytest
 
 from vision import color, factories
 from vision import recognize as recognize_module
+from vision.boards import PANEL_BOX_MM, PANEL_H_PX, PANEL_W_PX, BoardFind
 from vision.cells import HIDDEN, PLACE_MODELS
 from vision.recognize import recognize
 from vision.synth import BoardContent, Conditions, TableContent, mixed_table, random_content, render_table
@@ -368,6 +369,57 @@ def test_discs_a_hand_hides_wholly_are_given_where_the_circle_puts_them():
         found = _nearest(obs["factories"], expected["center"])
         assert np.hypot(*np.subtract(found["center"], expected["center"])) < 20 * px_per_mm
         assert found["tiles"] == [] and found["unknown"] == 4
+
+
+@pytest.mark.parametrize("seed, frame", [(9, 322), (1, 167)])
+def test_discs_are_placed_round_the_circle_with_one_board_read(seed, frame):
+    # An arm over one board of two: one board read does not tell the players, but the
+    # game has two or more, so five discs or more; the fifth was left out.
+    image, truth = _mixed(seed, frame)
+    obs = recognize(image)
+    assert len(obs["boards"]) == 1 and len(truth["factories"]) == 5
+    assert len(obs["factories"]) == 5
+    px_per_mm = truth["geometry"]["camera"]["px_per_mm"]
+    for want in truth["factories"]:
+        found = _nearest(obs["factories"], want["center"])
+        assert np.hypot(*np.subtract(found["center"], want["center"])) < 20 * px_per_mm
+
+
+def test_the_circle_of_discs_is_drawn_on_a_board_panels_plane_where_its_outline_is_cut_short():
+    # Seed 2, frame 17: an arm over the board's lower edge cut its outline short, and
+    # its plane drawn out to the discs measured them at 0.55-0.75 of their size: the
+    # hidden disc was placed 50 mm off. Its panel's measured edges give the plane right.
+    image, truth = _mixed(2, 17)
+    obs = recognize(image)
+    want = truth["factories"][0]
+    assert want["tiles"] == [] and want["unknown"] == 4
+    found = _nearest(obs["factories"], want["center"])
+    px_per_mm = truth["geometry"]["camera"]["px_per_mm"]
+    assert np.hypot(*np.subtract(found["center"], want["center"])) < 20 * px_per_mm
+    assert found["tiles"] == [] and found["unknown"] == 4
+
+
+def _board_seen_as(board_h: np.ndarray, panel_h_board: np.ndarray) -> BoardFind:
+    """A board whose outline gives `board_h` and its panel `panel_h_board` (board mm -> image)."""
+    x0, y0, x1, y1 = PANEL_BOX_MM
+    crop_to_mm = np.array([[(x1 - x0) / PANEL_W_PX, 0, x0], [0, (y1 - y0) / PANEL_H_PX, y0], [0, 0, 1.0]])
+    return BoardFind(np.zeros((4, 2)), board_h, panel_h_board @ crop_to_mm, 0, 1.0)
+
+
+def test_the_plane_the_circle_is_drawn_on_measures_the_discs_read_as_their_rings_do():
+    right = np.array([[2.0, 0, 500], [0, 2.0, 400], [0, 0, 1]])  # 2 px a mm: discs 90 px in radius
+    short = np.array([[2.0, 0, 500], [0, 1.2, 400], [0, 0, 1]])  # an outline cut short: 0.77 of their size
+    read = _discs_on_a_circle(5, [0, 2, 3])
+    outline_right = _board_seen_as(right, short)
+    plane = factories._Plane(right, np.linalg.inv(right))
+    assert factories._plane_of_discs(read, plane, [outline_right]) is plane
+    cut = factories._Plane(short, np.linalg.inv(short))
+    panel_right = factories._plane_of_discs(read, cut, [_board_seen_as(short, right)])
+    assert panel_right is not None and np.allclose(panel_right.h, right)
+    assert factories._plane_of_discs(read, cut, [_board_seen_as(short, short)]) is None
+    # A board further off that measures the discs right is taken before any panel.
+    board = factories._plane_of_discs(read, cut, [_board_seen_as(short, right), _board_seen_as(right, short)])
+    assert board is not None and np.allclose(board.h, right) and np.allclose(board.inv, np.linalg.inv(right))
 
 
 class _FlatPlane:

@@ -71,8 +71,9 @@ def analyse(frame_bgr: np.ndarray, players: int | None = None) -> Recognition:
     readings = _seat_order(_said_on_told_side(readings))
 
     table_wb = WhiteBalance.combine(_table_balances([r for _, r in readings]))
-    # The game lays out two discs a player and one more.
-    seated = players if players is not None else (len(readings) if len(readings) >= 2 else None)
+    # The game lays out two discs a player and one more, for two players or more: one
+    # board read (an arm over the others) still tells the circle of discs five or more.
+    seated = players if players is not None else (max(2, len(readings)) if readings else None)
     factories, center = read_factories(frame, blue, scale, table_wb, [b for b, _ in readings],
                                        expected=2 * seated + 1 if seated else None,
                                        at_least=players is None)
