@@ -272,7 +272,7 @@ def _from_arcs(frame: np.ndarray, factories: list[FactoryReading], missed: list[
     (`missed`, image px) that lie within a disc's radius of one another: a disc's four
     tiles can leave its sunburst's blue only in arcs at its edge, each too far off its
     middle for the ring's edge to show on the rays from there (seed 1, frame 95: four
-    arcs 22 mm off the middle, the ring's edge on 18-26 rays of 72). One is taken only as
+    arcs 22 mm off the middle, the ring's edge on 18-30 rays of 72). One is taken only as
     big as the discs read, within _BIGGER_DISC: from arcs of two discs, a ring can be
     fitted round the tiles of one (seed 7, frame 314: 0.68 of the discs' size)."""
     ppm = float(np.median([f.radius / DISC_RADIUS_MM for f in factories]))
