@@ -240,8 +240,7 @@ def read_factories(frame: np.ndarray, blue: np.ndarray, scale: float, wb: WhiteB
                 factories = _with_disc(factories, reading)
                 break
         else:
-            if not any(math.dist(d.center, c_img) < d.radius for d in deferred):
-                missed.append(c_img)
+            missed.append(c_img)
     for reading in deferred:
         if not _over(factories, reading):
             factories = _with_disc(factories, reading)
@@ -269,13 +268,15 @@ def read_factories(frame: np.ndarray, blue: np.ndarray, scale: float, wb: WhiteB
 def _from_arcs(frame: np.ndarray, factories: list[FactoryReading], missed: list[np.ndarray],
                wb: WhiteBalance, top_of: Callable[[np.ndarray], np.ndarray] | None) -> list[FactoryReading]:
     """The discs read, with those found from the middle of blobs no ring was found round
-    (`missed`, image px) that lie within a disc's radius of one another: a disc's four
-    tiles can leave its sunburst's blue only in arcs at its edge, each too far off its
-    middle for the ring's edge to show on the rays from there (seed 1, frame 95: four
+    (`missed`, image px; those in a disc read are its own) that lie within a disc's
+    radius of one another: a disc's four tiles can leave its sunburst's blue only in
+    arcs at its edge, each too far off its middle for the ring's edge to show on the
+    rays from there (seed 1, frame 95: four
     arcs 22 mm off the middle, the ring's edge on 18-30 rays of 72). One is taken only as
     big as the discs read, within _BIGGER_DISC: from arcs of two discs, a ring can be
     fitted round the tiles of one (seed 7, frame 314: 0.68 of the discs' size)."""
     ppm = float(np.median([f.radius / DISC_RADIUS_MM for f in factories]))
+    missed = [m for m in missed if not any(math.dist(f.center, m) < f.radius for f in factories)]
     for c in missed:
         near = [m for m in missed if math.dist(m, c) < DISC_RADIUS_MM * ppm]
         if len(near) < 2:
