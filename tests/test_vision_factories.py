@@ -396,6 +396,22 @@ def test_discs_are_placed_round_the_circle_with_one_board_read(seed, frame):
         assert np.hypot(*np.subtract(found["center"], want["center"])) < 20 * px_per_mm
 
 
+@pytest.mark.parametrize("seed, frame", [(9, 63), (1, 149)])
+def test_discs_a_hand_hides_are_placed_where_three_read_bend_the_circle(seed, frame):
+    # Three discs of five read, two under a hand: the circle through the three was 166 mm
+    # in radius, not 146 (seed 9), its gaps no whole spacings, and no disc was placed.
+    image, truth = _mixed(seed, frame)
+    obs = recognize(image)
+    hidden = [f for f, at in zip(truth["factories"], truth["geometry"]["factories"], strict=True)
+              if at["middle_hidden"] > 0.75]
+    assert len(truth["factories"]) == 5 and len(hidden) == 2 and len(obs["factories"]) == 5
+    px_per_mm = truth["geometry"]["camera"]["px_per_mm"]
+    for want in hidden:
+        found = _nearest(obs["factories"], want["center"])
+        assert np.hypot(*np.subtract(found["center"], want["center"])) < 20 * px_per_mm
+        assert found["tiles"] == [] and found["unknown"] == 4
+
+
 def test_the_circle_of_discs_is_drawn_on_a_board_panels_plane_where_its_outline_is_cut_short():
     # Seed 2, frame 17: an arm over the board's lower edge cut its outline short, and
     # its plane drawn out to the discs measured them at 0.55-0.75 of their size: the
@@ -494,6 +510,21 @@ def test_two_discs_missing_of_five_are_placed_round_the_three_read(flat):
     got = [d.center for d in unread]
     assert np.allclose(sorted(want, key=lambda c: c[0]), sorted(got, key=lambda c: c[0]), atol=1.0)
     assert all(d.tiles == [] and d.unknown == 4 for d in unread)
+
+
+def test_discs_missing_are_placed_by_an_even_fit_where_the_circle_through_three_bends(flat):
+    # Three discs of five, each a few mm off its place (a layout's discs lie within 10 mm
+    # of even): the circle through them is not the table's, and its gaps are no whole
+    # spacings; fitted as three of five laid out evenly, they place the two missing.
+    true = [np.array([146 * np.cos(2 * np.pi * k / 5 + 0.3), 146 * np.sin(2 * np.pi * k / 5 + 0.3)])
+            for k in range(5)]
+    pts = np.array([true[0], true[1], true[4]]) + np.array([[-4.9, -5.8], [3.3, 5.0], [5.5, 0.1]])
+    assert factories._in_gaps(pts, [5]) is None
+    read = [factories.FactoryReading(flat.to_image([p])[0], 90.0, ["red"], 0, 1.0) for p in pts]
+    unread = factories._unread_discs(read, 5, flat, 1000, 800)
+    assert len(unread) == 2 and all(d.tiles == [] and d.unknown == 4 for d in unread)
+    for want in (true[2], true[3]):
+        assert min(np.linalg.norm(flat.to_plane([d.center])[0] - want) for d in unread) < 5.0
 
 
 def test_a_disc_missing_out_of_the_frame_is_not_given(flat):

@@ -12,6 +12,7 @@ edge) is unknown. The centre pile is whatever is not table inside the ring of di
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -320,31 +321,79 @@ def _unread_discs(factories: list[FactoryReading], expected: int, plane: _Plane,
     if len(factories) < 3:
         return []
     pts = plane.to_plane(np.array([f.center for f in factories]))
+    counts = [expected] + [n for n in _DISC_COUNTS if n > expected and at_least]
+    size = float(np.median([f.radius for f in factories]))  # image px: all discs are one size
+    placed = _in_gaps(pts, counts)
+    if placed is None:
+        # (Only as many discs as the game lays out for the boards read: three discs read in
+        # a row fit any count evenly, round a circle of some size.)
+        placed = _evenly_round(pts, expected)
+    unread = []
+    for p in placed or []:
+        at = plane.to_image([p])[0]
+        if 0 <= at[0] < width and 0 <= at[1] < height:
+            unread.append(FactoryReading(at, size, [], 4, 0.0))
+    return unread
+
+
+def _in_gaps(pts: np.ndarray, counts: list[int]) -> list[np.ndarray] | None:
+    """Where the discs missing lie (plane mm) on the circle through the discs read
+    (`pts`), each placed evenly in its gap; None where that circle does not account for
+    them (see _unread_discs)."""
     middle, radius = _circle_through(pts)
     off = np.abs(np.linalg.norm(pts - middle, axis=1) - radius)
     if off.max() > _ROUND_WITHIN * radius:
-        return []
+        return None
     angles = np.sort(np.arctan2(pts[:, 1] - middle[1], pts[:, 0] - middle[0]))
     gaps = np.diff(np.append(angles, angles[0] + 2 * math.pi))
-    counts = [expected] + [n for n in _DISC_COUNTS if n > expected and at_least]
     held, least = None, math.inf
     for n in counts:
-        if n <= len(factories) or radius * math.sin(math.pi / n) < DISC_RADIUS_MM:
+        if n <= len(pts) or radius * math.sin(math.pi / n) < DISC_RADIUS_MM:
             continue
-        fits = _held(gaps, n, len(factories), even=len(factories) == 3 or n != expected)
+        fits = _held(gaps, n, len(pts), even=len(pts) == 3 or n != counts[0])
         if fits is not None and _uneven(gaps, n) < least:
             held, least = fits, _uneven(gaps, n)
     if held is None:
-        return []
-    size = float(np.median([f.radius for f in factories]))  # image px: all discs are one size
-    unread = []
-    for start, gap, k in zip(angles, gaps, held, strict=True):
-        for j in range(1, k + 1):
-            a = start + gap * j / (k + 1)
-            at = plane.to_image([middle + radius * np.array([math.cos(a), math.sin(a)])])[0]
-            if 0 <= at[0] < width and 0 <= at[1] < height:
-                unread.append(FactoryReading(at, size, [], 4, 0.0))
-    return unread
+        return None
+    return [middle + radius * np.array([math.cos(a), math.sin(a)])
+            for start, gap, k in zip(angles, gaps, held, strict=True)
+            for a in (start + gap * j / (k + 1) for j in range(1, k + 1))]
+
+
+# The discs read fitted as some of those laid out evenly round a circle place the rest
+# where the fit is this close (rms, mm): a layout's discs lie within 10 mm of even, and
+# the plane drawn out to them adds a few (seed 9, frame 63: 9.4).
+_EVEN_FIT_MM = 10.0
+
+
+def _evenly_round(pts: np.ndarray, n: int) -> list[np.ndarray] | None:
+    """Where the discs missing lie (plane mm), the discs read (`pts`) fitted as some of
+    `n` laid out evenly round a circle, each way the gaps between them can hold the rest:
+    three discs read fix a circle through them exactly, which a few mm off each bends far
+    from the table's (seed 9, frame 63: 166 mm in radius, not 146, its gaps 0.81-0.93
+    spacings); None where no way fits within _EVEN_FIT_MM. Disc k of n lies at
+    c + M (cos 2 pi k / n, sin 2 pi k / n), M turning and scaling: linear in c and M."""
+    m = len(pts)
+    ordered = pts[np.argsort(np.arctan2(*(pts - pts.mean(axis=0)).T[::-1]))]
+    best = None
+    for cuts in itertools.combinations(range(1, n), m - 1):
+        ks = np.array((0, *cuts))
+        u = np.column_stack([np.cos(2 * math.pi * ks / n), np.sin(2 * math.pi * ks / n)])
+        a = np.zeros((2 * m, 4))
+        a[0::2] = np.column_stack([np.ones(m), np.zeros(m), u[:, 0], -u[:, 1]])
+        a[1::2] = np.column_stack([np.zeros(m), np.ones(m), u[:, 1], u[:, 0]])
+        fit, *_ = np.linalg.lstsq(a, ordered.reshape(-1), rcond=None)
+        rms = math.sqrt(2 * float(np.mean((a @ fit - ordered.reshape(-1)) ** 2)))
+        if math.hypot(fit[2], fit[3]) * math.sin(math.pi / n) < DISC_RADIUS_MM:
+            continue  # n discs do not fit round a circle that small
+        if best is None or rms < best[0]:
+            best = (rms, fit, set(ks.tolist()))
+    if best is None or best[0] > _EVEN_FIT_MM:
+        return None
+    _, (cx, cy, c, s), read = best
+    turn = np.array([[c, -s], [s, c]])
+    return [np.array([cx, cy]) + turn @ np.array([math.cos(a), math.sin(a)])
+            for a in (2 * math.pi * k / n for k in range(n) if k not in read)]
 
 
 def _held(gaps: np.ndarray, count: int, read: int, *, even: bool) -> np.ndarray | None:
