@@ -134,8 +134,12 @@ class _Plane:
 
 
 def _plane_for(boards: list[BoardFind], point: np.ndarray) -> _Plane:
-    nearest = min(boards, key=lambda b: float(np.linalg.norm(b.center - point)))
-    return _Plane(nearest.board_h, np.linalg.inv(nearest.board_h))
+    return _outline_plane(min(boards, key=lambda b: float(np.linalg.norm(b.center - point))))
+
+
+def _outline_plane(board: BoardFind) -> _Plane:
+    """The table plane as the board's outline measures it."""
+    return _Plane(board.board_h, np.linalg.inv(board.board_h))
 
 
 def _panel_plane(board: BoardFind) -> _Plane:
@@ -162,8 +166,7 @@ def _plane_of_discs(factories: list[FactoryReading], plane: _Plane,
     else the first of the boards' outlines' planes that does, else of their panels'
     (an outline's is the more exact: with the panels' planes for all, seeds 7 and 9 read
     18 discs fewer exactly); None if none does."""
-    outlines = [_Plane(b.board_h, np.linalg.inv(b.board_h)) for b in boards]
-    for p in [plane, *outlines, *(_panel_plane(b) for b in boards)]:
+    for p in [plane, *(_outline_plane(b) for b in boards), *(_panel_plane(b) for b in boards)]:
         at = p.to_plane(np.array([f.center for f in factories]))
         sizes = [_local_ppm(p, a) * DISC_RADIUS_MM / f.radius for a, f in zip(at, factories, strict=True)]
         if 1 / _PLANE_OFF_MOST <= float(np.median(sizes)) <= _PLANE_OFF_MOST:
@@ -271,18 +274,20 @@ def _from_arcs(frame: np.ndarray, factories: list[FactoryReading], missed: list[
     """The discs read, with those found from the middle of blobs no ring was found round
     (`missed`, image px; those in a disc read are its own) that lie within a disc's
     radius of one another: a disc's four tiles can leave its sunburst's blue only in
-    arcs at its edge, each too far off its middle for the ring's edge to show on the
-    rays from there (seed 1, frame 95: four
-    arcs 22 mm off the middle, the ring's edge on 18-30 rays of 72). One is taken only as
-    big as the discs read, within _BIGGER_DISC: from arcs of two discs, a ring can be
-    fitted round the tiles of one (seed 7, frame 314: 0.68 of the discs' size)."""
+    arcs at its edge, each too far off its middle for the ring's edge to show on the rays
+    from there (seed 1, frame 95: four arcs 22 mm off the middle, the ring's edge on
+    18-30 rays of 72). One is taken only as big as the discs read, within _BIGGER_DISC:
+    from arcs of two discs, a ring can be fitted round the tiles of one (seed 7, frame
+    314: 0.68 of the discs' size). Each group of arcs is tried once."""
     ppm = float(np.median([f.radius / DISC_RADIUS_MM for f in factories]))
     missed = [m for m in missed if not any(math.dist(f.center, m) < f.radius for f in factories)]
+    tried: set[tuple[int, ...]] = set()
     for c in missed:
-        near = [m for m in missed if math.dist(m, c) < DISC_RADIUS_MM * ppm]
-        if len(near) < 2:
+        near = [k for k, m in enumerate(missed) if math.dist(m, c) < DISC_RADIUS_MM * ppm]
+        if len(near) < 2 or tuple(near) in tried:
             continue
-        middle = np.mean(near, axis=0)
+        tried.add(tuple(near))
+        middle = np.mean([missed[k] for k in near], axis=0)
         if any(math.dist(f.center, middle) < f.radius for f in factories):
             continue
         reading = _read_disc(frame, middle, ppm, wb, top_of)
@@ -308,10 +313,11 @@ def _unread_discs(factories: list[FactoryReading], expected: int, plane: _Plane,
     """The discs not read that the circle of those read shows to be there (a hand over
     them, mostly): the game lays its discs out in a circle, about evenly spaced, so a
     gap between two neighbours read that spans k + 1 spacings holds k discs. Each is
-    placed evenly in its gap, on the circle, with all four places unknown; none when
-    the gaps do not account for every disc missing (the circle is read wrong, or the
-    discs are not laid out evenly), none round fewer than three discs read, and none
-    whose middle is out of the frame. (With an arm over two discs of a two-player
+    placed evenly in its gap, on the circle, with all four places unknown. Where the
+    gaps do not account for every disc missing, the discs read fitted as some of those
+    laid out evenly place them (_evenly_round); none where neither does (the discs are
+    not laid out evenly), none round fewer than three discs read, and none whose middle
+    is out of the frame. (With an arm over two discs of a two-player
     table's five, three are read: on seed 9, 12 frames of 500.) With `at_least` (the
     count told by the boards found, which an arm over a board undercounts), the game's
     larger counts are tried too, and kept when the discs read lie evenly round the
