@@ -444,8 +444,11 @@ def test_the_plane_the_circle_is_drawn_on_measures_the_discs_read_as_their_rings
     panel_right = factories._plane_of_discs(read, cut, [_board_seen_as(short, right)])
     assert panel_right is not None and np.allclose(panel_right.h, right)
     assert factories._plane_of_discs(read, cut, [_board_seen_as(short, short)]) is None
-    # A board further off that measures the discs right is taken before any panel.
-    board = factories._plane_of_discs(read, cut, [_board_seen_as(short, right), _board_seen_as(right, short)])
+    # A board further off that measures the discs right is taken before any panel (the
+    # first board's panel measures them right too, at 1.025 of their size).
+    near_right = np.array([[2.05, 0, 500], [0, 2.05, 400], [0, 0, 1]])
+    boards = [_board_seen_as(short, near_right), _board_seen_as(right, short)]
+    board = factories._plane_of_discs(read, cut, boards)
     assert board is not None and np.allclose(board.h, right) and np.allclose(board.inv, np.linalg.inv(right))
 
 
