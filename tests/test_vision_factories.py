@@ -261,6 +261,57 @@ def test_a_disc_whose_tiles_leave_only_arcs_of_its_blue_is_found(seed, frame, di
     _assert_four_tiles_read(seed, frame, disc)
 
 
+@pytest.mark.parametrize(("seed", "frame", "disc"), [(7, 213, 2), (9, 195, 4), (9, 424, 4)])
+def test_a_tile_something_lies_over_part_of_is_read(seed, frame, disc):
+    # A sleeve's edge (seed 7, frame 213) or a hand over part of a tile in view left the
+    # place model as sure of the tile as of something over it: the place was unknown.
+    # Every tile in view is read, and no tile that does not lie on the disc.
+    content, cond, rng = mixed_table(seed, frame)
+    image, truth = render_table(content, cond, rng)
+    want = truth["factories"][disc]
+    lying = Counter(content.factories[truth["geometry"]["factories"][disc]["content_index"]])
+    got = _nearest(recognize(image)["factories"], want["center"])
+    assert Counter(want["tiles"]) <= Counter(got["tiles"]) <= lying
+
+
+_PAST_CLASSES = ["red", "blue", None, HIDDEN]
+
+
+def _past_over(first: list[float], moved: dict[tuple[float, float], list[float]]) -> tuple[str, list]:
+    """One place left unknown, whose first look gives `first` (over _PAST_CLASSES), read
+    again in windows moved from it: `moved` gives the model's say at some moves (the
+    rest see something over it). The place's value, and the moves looked at."""
+    site = (60.0, 60.0)
+    looks = {}
+
+    def at(x: float, y: float) -> factories._Look:
+        looks[(x, y)] = factories._Look((x, y), 1.0, 1.0, False, np.zeros(len(color.WORD_NAMES)), 0.0)
+        return looks[(x, y)]
+
+    def model(seen: list[factories._Look]) -> np.ndarray:
+        hidden = [0.0, 0.0, 0.05, 0.95]
+        return np.array([moved.get((look.site[0] - site[0], look.site[1] - site[1]), hidden)
+                         for look in seen])
+
+    values, _ = factories._past_over(at, [at(*site)], probs=[np.array(first)], classes=_PAST_CLASSES,
+                                     values=[color.UNKNOWN], confs=[first[0]], model=model)
+    return values[0], sorted(looks)
+
+
+def test_a_place_partly_under_something_is_read_where_a_moved_window_shows_it_clear():
+    clear = {(4.0, 0.0): [0.96, 0.0, 0.02, 0.02], (4.0, 4.0): [0.7, 0.05, 0.05, 0.2]}
+    assert _past_over([0.49, 0.0, 0.02, 0.49], clear)[0] == "red"
+    # the next clearest window says otherwise: unknown
+    disagree = {**clear, (4.0, 4.0): [0.1, 0.6, 0.1, 0.2]}
+    assert _past_over([0.49, 0.0, 0.02, 0.49], disagree)[0] == color.UNKNOWN
+    # the clearest window is not sure of the tile either: unknown
+    unsure = {**clear, (4.0, 0.0): [0.7, 0.0, 0.15, 0.15]}
+    assert _past_over([0.49, 0.0, 0.02, 0.49], unsure)[0] == color.UNKNOWN
+    # the first look leans on no colour enough, or on an empty place: not looked at again
+    assert _past_over([0.3, 0.25, 0.05, 0.4], clear) == (color.UNKNOWN, [(60.0, 60.0)])
+    assert _past_over([0.3, 0.0, 0.6, 0.1], clear) == (color.UNKNOWN, [(60.0, 60.0)])
+
+
 def _blurred_block(turn_deg: float) -> tuple[np.ndarray, list[np.ndarray]]:
     """A disc's view (2 px a mm) with a 2 x 2 block of four colours turned `turn_deg` on
     its sunburst, blurred: the view and each tile's outline (patch px)."""
