@@ -36,7 +36,16 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from . import color
-from .boards import PANEL_H_PX, PANEL_W_PX, TILE_THICK_MM, BoardFind, bonus_turn, in_proportion, turned
+from .boards import (
+    PANEL_H_PX,
+    PANEL_W_PX,
+    TILE_THICK_MM,
+    BoardFind,
+    bonus_turn,
+    in_proportion,
+    rotation_of,
+    turned,
+)
 from .color import COLORS, MARKER, UNKNOWN, Reading, WhiteBalance
 from .geometry import apply_h, camera_in_plane, in_frame, parallax
 from .stats import counted_percentile, median, percentile
@@ -887,7 +896,8 @@ def _moved_grid(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
     if found is None:
         return None
     moved, clear = found
-    there = dataclasses.replace(board, panel_h=board.panel_h @ moved)
+    panel_h = board.panel_h @ moved
+    there = dataclasses.replace(board, panel_h=panel_h, rotation=rotation_of(panel_h))
     again = read_board(frame, there, rough, _MOVED_SURE, cream)
     if not again.grid_in_place or again.side != "colored":
         return None
