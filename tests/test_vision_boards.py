@@ -943,6 +943,26 @@ def test_a_board_is_turned_as_its_panel_lies(degrees):
     assert boards.rotation_of(panel_h) == round(degrees / 90.0) % 4 * 90
 
 
+@pytest.mark.parametrize(("frame", "board"), [(29, 3), (186, 1), (435, 2)])
+def test_a_pale_tile_on_its_print_is_read_on_a_board_nothing_lies_over(frame, board):
+    # Seed 7 (the benchmark's): a yellow or white tile on its pale printed wall cell, whose
+    # relief look's model was sure of the tile and whose colour looks' was sure of the
+    # print, was read 0.64-0.77 sure: unknown. Nothing lies over the board to show a
+    # relief no tile has.
+    obs, truth, cond = _recognized(7, frame)
+    assert not cond.hand
+    _assert_read_exactly(obs, truth["boards"][board])
+
+
+def test_a_board_something_lies_over_reads_its_wall_as_the_colour_looks_also_say():
+    # Seed 9, frame 195 (the benchmark's): an arm lies over the table. Had the relief look
+    # the same say on every board, this board's pattern lines were read on a grid off by
+    # a place, eight of them surely wrong.
+    obs, truth, cond = _recognized(9, 195)
+    assert cond.hand
+    _assert_nothing_read_wrong(obs, truth)
+
+
 @pytest.mark.parametrize(("seed", "frame", "board"), [(7, 194, 0), (9, 22, 0)])
 def test_a_board_whose_strip_and_cream_an_arm_hides_is_read_under_the_others_balance(seed, frame, board):
     # The benchmark's frames: an arm over a board's strip left its turn untold, and over

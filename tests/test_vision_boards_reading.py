@@ -155,7 +155,7 @@ def test_wall_cells_under_a_sleeve_have_no_say_on_the_side(monkeypatch):
     # Ten wall cells show the coloured print; fifteen lie under a grey sleeve, which looks
     # like the grey side's cells but which the side models see as something over them.
     # The side is the one the cells in view show, and surely so.
-    def says(kind: str, features: np.ndarray) -> tuple[list, np.ndarray]:
+    def says(kind: str, features: np.ndarray, *, clear: bool = False) -> tuple[list, np.ndarray]:
         if kind.startswith("wall:"):  # what is on the cell: the sleeve is no tile
             return [None, "red", HIDDEN], np.array([[0.9, 0.05, 0.05]] * len(features))
         classes = ["colored", "grey", HIDDEN]
@@ -300,14 +300,15 @@ def test_a_place_half_under_a_glint_is_read_by_what_shows(monkeypatch):
     # A glint covers most of a tile's window; the rest still shows the tile, and the
     # place model (which reads the glare's share too) is sure of it: it is read. A window
     # wholly out of the frame says nothing.
-    def says(kind: str, features: np.ndarray) -> tuple[list, np.ndarray]:
+    def says(kind: str, features: np.ndarray, *, clear: bool = False) -> tuple[list, np.ndarray]:
         return CLASSES, np.tile([0.01, 0.01, 0.01, 0.01, 0.01, 0.93, 0.01, 0.01], (len(features), 1))
 
     monkeypatch.setattr(cells, "place_probabilities", says)
     n = len(PLACES)
     hists, glare = np.full((n, 3), 10.0), np.full(n, 45.0)  # 60% of each window glare
     hists[0], glare[0] = 0.0, 0.0  # out of the frame
-    places, _, _ = cells._read_places(np.ones((n, 3 * cells._LOOK)), glare, hists, "grey", np.zeros(n, bool))
+    places, _, _ = cells._read_places(np.ones((n, 3 * cells._LOOK)), glare, hists, "grey", np.zeros(n, bool),
+                                      frame_shown=lambda: False)
     assert places[("wall", 2, 3)].value == "red"
     assert places[("floor", 3)].value == "red"
     assert places[PLACES[0]].value == UNKNOWN
@@ -321,14 +322,14 @@ def test_a_line_read_whole_less_surely_than_a_place_is_said_apart_from_what_is_r
              PLACES.index(("line", 1, 0)): _place(red=0.82, black=0.18)[1],
              PLACES.index(("line", 1, 1)): _place(red=0.7, none=0.3)[1]}
 
-    def says(kind: str, features: np.ndarray) -> tuple[list, np.ndarray]:
+    def says(kind: str, features: np.ndarray, *, clear: bool = False) -> tuple[list, np.ndarray]:
         return CLASSES, np.array([looks.get(int(i), _place(none=0.99)[1]) for i in features[:, 0]])
 
     monkeypatch.setattr(cells, "place_probabilities", says)
     n = len(PLACES)
     features = np.repeat(np.arange(n, dtype=np.float64)[:, None], 3 * cells._LOOK, axis=1)
     places, _, said = cells._read_places(features, np.zeros(n), np.full((n, 3), 10.0), "colored",
-                                         np.zeros(n, bool))
+                                         np.zeros(n, bool), frame_shown=lambda: False)
     assert places[("line", 0, 0)].value == UNKNOWN and ("line", 0, 0) not in said
     assert [places[("line", 1, j)].value for j in range(2)] == ["red", UNKNOWN]
     assert [said[("line", 1, j)].value for j in range(2)] == ["red", "red"]
@@ -375,7 +376,7 @@ def test_a_dark_place_most_of_whose_neighbours_are_dark_lies_under_a_sleeve():
 def test_a_place_something_plain_and_dark_covers_is_not_read_as_a_black_tile(monkeypatch):
     # The model is sure of a black tile at every place; at places the sleeve covers,
     # what it took for black is something over the place.
-    def says(kind: str, features: np.ndarray) -> tuple[list, np.ndarray]:
+    def says(kind: str, features: np.ndarray, *, clear: bool = False) -> tuple[list, np.ndarray]:
         return CLASSES, np.tile([0.01, 0.93, 0.01, 0.01, 0.01, 0.01, 0.01, 0.01], (len(features), 1))
 
     monkeypatch.setattr(cells, "place_probabilities", says)
@@ -383,7 +384,7 @@ def test_a_place_something_plain_and_dark_covers_is_not_read_as_a_black_tile(mon
     sleeve = [("wall", 1, 1), ("floor", 1), ("floor", 2)]
     covered = np.isin(np.arange(n), [PLACES.index(p) for p in sleeve])
     places, over, _ = cells._read_places(np.ones((n, 3 * cells._LOOK)), np.zeros(n), np.full((n, 3), 10.0),
-                                         "grey", covered)
+                                         "grey", covered, frame_shown=lambda: False)
     for place in sleeve:
         assert places[place].value == UNKNOWN
         assert over[PLACES.index(place)]

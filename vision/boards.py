@@ -68,6 +68,8 @@ def table_plane(board: BoardFind, scale: float) -> np.ndarray:
     return np.linalg.inv(board.board_h) @ np.diag([1 / scale, 1 / scale, 1.0])
 
 
+# Boards are found in the frame reduced to this width (its longer side), and balanced.
+DETECT_WIDTH = 960
 BLUE_HSV = ((94, 70, 45), (128, 255, 255))  # the least and most (OpenCV's HSV) of the boards' blue
 
 

@@ -8,7 +8,16 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from .boards import BoardFind, blue_mask, board_sized, find_boards, frame_covered, grown, table_plane
+from .boards import (
+    DETECT_WIDTH,
+    BoardFind,
+    blue_mask,
+    board_sized,
+    find_boards,
+    frame_covered,
+    grown,
+    table_plane,
+)
 from .cells import (
     SIDE_SURE,
     BoardReading,
@@ -23,7 +32,6 @@ from .factories import CenterReading, FactoryReading, read_factories
 from .geometry import clockwise_from_bottom
 
 FORMAT = "azul-observation/1"
-_DETECT_WIDTH = 960
 
 
 @dataclass
@@ -44,7 +52,7 @@ def recognize(frame_bgr: np.ndarray, players: int | None = None) -> dict:
 def analyse(frame_bgr: np.ndarray, players: int | None = None) -> Recognition:
     frame = _as_bgr(frame_bgr)
     h, w = frame.shape[:2]
-    scale = min(1.0, _DETECT_WIDTH / max(w, h))
+    scale = min(1.0, DETECT_WIDTH / max(w, h))
     small = cv2.resize(frame, (max(1, round(w * scale)), max(1, round(h * scale))),
                        interpolation=cv2.INTER_AREA) if scale < 1 else frame.copy()
     rough = WhiteBalance.from_brightest(small)
