@@ -68,8 +68,18 @@ def table_plane(board: BoardFind, scale: float) -> np.ndarray:
     return np.linalg.inv(board.board_h) @ np.diag([1 / scale, 1 / scale, 1.0])
 
 
-# Boards are found in the frame reduced to this width (its longer side), and balanced.
-DETECT_WIDTH = 960
+_DETECT_WIDTH = 960  # px: the longer side of the frame as boards are found in it
+
+
+def reduced(frame: np.ndarray) -> tuple[np.ndarray, float]:
+    """The frame reduced as boards are found in it (a copy), and by how much."""
+    h, w = frame.shape[:2]
+    scale = min(1.0, _DETECT_WIDTH / max(w, h))
+    small = cv2.resize(frame, (max(1, round(w * scale)), max(1, round(h * scale))),
+                       interpolation=cv2.INTER_AREA) if scale < 1 else frame.copy()
+    return small, scale
+
+
 BLUE_HSV = ((94, 70, 45), (128, 255, 255))  # the least and most (OpenCV's HSV) of the boards' blue
 
 

@@ -37,7 +37,6 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from . import color
 from .boards import (
-    DETECT_WIDTH,
     PANEL_H_PX,
     PANEL_W_PX,
     TILE_THICK_MM,
@@ -46,6 +45,7 @@ from .boards import (
     bonus_turn,
     frame_covered,
     in_proportion,
+    reduced,
     rotation_of,
     turned,
 )
@@ -1657,10 +1657,7 @@ class _FrameShown:
 
     def __call__(self) -> bool:
         if self._shown is None:
-            h, w = self._frame.shape[:2]
-            scale = min(1.0, DETECT_WIDTH / max(w, h))
-            small = cv2.resize(self._frame, (max(1, round(w * scale)), max(1, round(h * scale))),
-                               interpolation=cv2.INTER_AREA) if scale < 1 else self._frame
+            small, scale = reduced(self._frame)
             self._shown = not frame_covered(self._board, blue_mask(self._rough.apply_u8(small)), scale)
         return self._shown
 

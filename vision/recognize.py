@@ -9,13 +9,13 @@ import cv2
 import numpy as np
 
 from .boards import (
-    DETECT_WIDTH,
     BoardFind,
     blue_mask,
     board_sized,
     find_boards,
     frame_covered,
     grown,
+    reduced,
     table_plane,
 )
 from .cells import (
@@ -52,9 +52,7 @@ def recognize(frame_bgr: np.ndarray, players: int | None = None) -> dict:
 def analyse(frame_bgr: np.ndarray, players: int | None = None) -> Recognition:
     frame = _as_bgr(frame_bgr)
     h, w = frame.shape[:2]
-    scale = min(1.0, DETECT_WIDTH / max(w, h))
-    small = cv2.resize(frame, (max(1, round(w * scale)), max(1, round(h * scale))),
-                       interpolation=cv2.INTER_AREA) if scale < 1 else frame.copy()
+    small, scale = reduced(frame)
     rough = WhiteBalance.from_brightest(small)
     small = rough.apply_u8(small)
     blue = blue_mask(small)
