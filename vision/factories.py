@@ -989,6 +989,8 @@ def _past_over(at: _LookAt, looks: list[_Look | None], *, probs: list[np.ndarray
     within the tile shows it clear of what lies over part of it (see _PAST_MOST), surely.
     `probs`: the place model's for each look in `looks` that is not None; `model` gives
     them for other looks."""
+    if HIDDEN not in classes:  # (a model fitted without what lies over a place)
+        return values, confs
     values, confs = list(values), list(confs)
     firsts = iter(probs)
     over_it = classes.index(HIDDEN)
