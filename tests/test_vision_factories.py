@@ -312,6 +312,15 @@ def test_a_place_partly_under_something_is_read_where_a_moved_window_shows_it_cl
     assert _past_over([0.3, 0.0, 0.6, 0.1], clear) == (color.UNKNOWN, [(60.0, 60.0)])
 
 
+def test_a_factory_model_that_tells_nothing_over_a_place_looks_at_none_again():
+    # (a prototypes.json fitted before the model had that class)
+    look = factories._Look((60.0, 60.0), 1.0, 1.0, False, np.zeros(len(color.WORD_NAMES)), 0.0)
+    values, confs = factories._past_over(lambda x, y: look, [look], probs=[np.array([0.6, 0.4])],
+                                         classes=["red", None], values=[color.UNKNOWN], confs=[0.6],
+                                         model=lambda seen: np.tile([0.99, 0.01], (len(seen), 1)))
+    assert (values, confs) == ([color.UNKNOWN], [0.6])
+
+
 def _blurred_block(turn_deg: float) -> tuple[np.ndarray, list[np.ndarray]]:
     """A disc's view (2 px a mm) with a 2 x 2 block of four colours turned `turn_deg` on
     its sunburst, blurred: the view and each tile's outline (patch px)."""
