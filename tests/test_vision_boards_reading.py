@@ -605,3 +605,18 @@ def test_a_board_the_frames_edge_cuts_is_not_occluded():
     rec = analyse(frame)
     assert any(r.over.any() for _, r in rec.boards)
     assert not rec.observation["occluded"]
+
+
+@pytest.mark.parametrize("kind", ["wall:yellow", "wall:grey", "open"])
+def test_the_relief_looks_more_say_on_a_board_nothing_lies_over_is_the_coloured_walls_alone(kind):
+    # Only a coloured wall cell holds a tile of its print's colour or shows the print,
+    # what the relief look was made to tell.
+    rows = np.random.default_rng(3).normal(size=(20, len(PLACE_MODELS[kind]["mean"])))
+    rows = rows * PLACE_MODELS[kind]["scale"] + PLACE_MODELS[kind]["mean"]
+    _, usual = cells.place_probabilities(kind, rows)
+    _, clear = cells.place_probabilities(kind, rows, clear=True)
+    relief = cells._model_probabilities(PLACE_MODELS[kind], rows)[1]
+    if kind == "wall:yellow":
+        assert np.abs(clear - relief).sum() < np.abs(usual - relief).sum()
+    else:
+        np.testing.assert_array_equal(clear, usual)
