@@ -1330,15 +1330,20 @@ def _refined(quad: np.ndarray, clarity: float, full: np.ndarray, wb: WhiteBalanc
     return BoardFind(quad, board_h, panel_h, rotation_of(panel_h), float(confidence))
 
 
+def board_of_panel(panel_h: np.ndarray) -> np.ndarray:
+    """The board (mm) -> image homography its panel (`panel_h`: panel px -> image) gives:
+    the board drawn out from the panel's measured edges."""
+    x0, y0, x1, y1 = PANEL_BOX_MM
+    sx, sy = PANEL_W_PX / (x1 - x0), PANEL_H_PX / (y1 - y0)
+    return panel_h @ np.array([[sx, 0.0, -x0 * sx], [0.0, sy, -y0 * sy], [0.0, 0.0, 1.0]])
+
+
 def rotation_of(panel_h: np.ndarray) -> int:
     """How far the board whose panel `panel_h` maps into the image is turned clockwise
     from upright (its owner's top at the top of the image), to the nearest quarter turn.
     Judged by the panel, whose edges are measured, not by the outline: a hand over a
     corner of the board skews the outline (seed 9, frame 315: 6 degrees, which turned a
     board lying 41 degrees from upright a quarter too far)."""
-    x0, y0, x1, y1 = PANEL_BOX_MM
-    to_panel = np.array([[PANEL_W_PX / (x1 - x0), 0.0, -x0 * PANEL_W_PX / (x1 - x0)],
-                         [0.0, PANEL_H_PX / (y1 - y0), -y0 * PANEL_H_PX / (y1 - y0)], [0.0, 0.0, 1.0]])
-    board_h = panel_h @ to_panel
+    board_h = board_of_panel(panel_h)
     up = apply_h(board_h, [[BOARD_W_MM / 2, 0]])[0] - apply_h(board_h, [[BOARD_W_MM / 2, BOARD_H_MM / 2]])[0]
     return round(np.degrees(np.arctan2(up[0], -up[1])) / 90.0) % 4 * 90

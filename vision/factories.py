@@ -26,11 +26,9 @@ from .boards import (
     BLUE_HSV,
     BOARD_H_MM,
     BOARD_W_MM,
-    PANEL_BOX_MM,
-    PANEL_H_PX,
-    PANEL_W_PX,
     TILE_THICK_MM,
     BoardFind,
+    board_of_panel,
 )
 from .cells import HIDDEN, PLACE_MODELS, place_probabilities, window_features
 from .color import COLORS, MARKER, UNKNOWN, WhiteBalance
@@ -145,9 +143,7 @@ def _outline_plane(board: BoardFind) -> _Plane:
 def _panel_plane(board: BoardFind) -> _Plane:
     """The table plane as the board's panel measures it (the panel's own edges, where an
     arm over the board's edge cut its outline short)."""
-    x0, y0, x1, y1 = PANEL_BOX_MM
-    sx, sy = PANEL_W_PX / (x1 - x0), PANEL_H_PX / (y1 - y0)
-    h = board.panel_h @ np.array([[sx, 0, -x0 * sx], [0, sy, -y0 * sy], [0, 0, 1.0]])
+    h = board_of_panel(board.panel_h)
     return _Plane(h, np.linalg.inv(h))
 
 
