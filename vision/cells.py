@@ -26,6 +26,7 @@ Without a measured model, places are read by the colour-word mixes of vision.col
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -165,7 +166,14 @@ def read_board(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
         covered = _plain_dark(features)
         if covered.any():  # (most boards have no plain dark place: their neighbours are not looked at)
             covered[covered] = _dark_round(panel, (CENTERS + nudge)[covered])
-        frame_shown = _FrameShown(frame, board, rough)
+
+        @functools.cache
+        def frame_shown() -> bool:
+            """Whether the board's blue frame shows all round (see _RELIEF_SAY_CLEAR),
+            judged as boards are found, only when asked: seldom."""
+            small, scale = reduced(frame)
+            return not frame_covered(board, blue_mask(rough.apply_u8(small)), scale)
+
         places, over, said = _read_places(features, glare, hists, side, covered, frame_shown=frame_shown)
         places = _wall_if_side_sure(places, side_conf)
     else:
@@ -411,15 +419,21 @@ def _past_over(panel: np.ndarray, first_look: np.ndarray, again: np.ndarray, sid
         least, next_least = np.argsort(seen_over)[:2]
         if not np.isfinite(seen_over[next_least]):
             continue
-        holds = int(np.argmax(p[least]))
-        _, first = place_probabilities(kind, first_look[i:i + 1])
-        said = np.where([c == HIDDEN for c in classes], -1.0, first[0])
-        runner_up = np.max(np.delete(said, holds))
-        if classes[holds] != HIDDEN and holds == int(np.argmax(p[next_least])) == int(np.argmax(said)) \
-                and said[holds] >= max(_PAST_SAID, _PAST_AHEAD * runner_up):
+        holds = leans_on(place_probabilities(kind, first_look[i:i + 1])[1][0], classes)
+        if holds is not None and holds == int(np.argmax(p[least])) == int(np.argmax(p[next_least])):
             keep.append(i)
             pick.append(n * k + least)
     return np.array(keep, int), features[pick]
+
+
+def leans_on(first: np.ndarray, classes: list) -> int | None:
+    """The class (its index) a place's first look (`first`: its class probabilities)
+    leans on enough for a window moved clear of what lies over part of the place to
+    read it: at least _PAST_SAID and _PAST_AHEAD times any other class but something
+    over it; None if it leans on none so."""
+    said = np.where([c == HIDDEN for c in classes], -1.0, first)
+    holds = int(np.argmax(said))
+    return holds if said[holds] >= max(_PAST_SAID, _PAST_AHEAD * np.max(np.delete(said, holds))) else None
 
 
 # A place in a shadow (a hand's, a cup's) is darker all over, print and tile alike. The
@@ -492,10 +506,7 @@ def _in_shade(panel: np.ndarray, first_look: np.ndarray, unread: np.ndarray, bla
         if classes[holds] == HIDDEN:
             continue
         if unread[i]:
-            _, first = place_probabilities(kind, first_look[i:i + 1])
-            said = np.where([c == HIDDEN for c in classes], -1.0, first[0])
-            runner_up = np.max(np.delete(said, holds))
-            taken = holds == int(np.argmax(said)) and said[holds] >= max(_PAST_SAID, _PAST_AHEAD * runner_up)
+            taken = holds == leans_on(place_probabilities(kind, first_look[i:i + 1])[1][0], classes)
         else:
             taken = classes[holds] != "black" and p[0, holds] >= SURE
         if taken:
@@ -1644,22 +1655,6 @@ def _told(said: tuple[list, np.ndarray]) -> tuple[int, bool]:
     p = said[1]
     best = int(np.argmax(p))
     return best, bool(p[best] >= SURE)
-
-
-class _FrameShown:
-    """Whether a board's blue frame shows all round (nothing lies over it: see
-    boards.frame_covered), judged once, when first asked, on the frame reduced and
-    balanced as boards are found in it."""
-
-    def __init__(self, frame: np.ndarray, board: BoardFind, rough: WhiteBalance) -> None:
-        self._frame, self._board, self._rough = frame, board, rough
-        self._shown: bool | None = None
-
-    def __call__(self) -> bool:
-        if self._shown is None:
-            small, scale = reduced(self._frame)
-            self._shown = not frame_covered(self._board, blue_mask(self._rough.apply_u8(small)), scale)
-        return self._shown
 
 
 def _seen_over(probs: dict[int, tuple[list, np.ndarray]]) -> bool:

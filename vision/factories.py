@@ -30,7 +30,7 @@ from .boards import (
     BoardFind,
     board_of_panel,
 )
-from .cells import HIDDEN, PLACE_MODELS, place_probabilities, window_features
+from .cells import HIDDEN, PLACE_MODELS, leans_on, place_probabilities, window_features
 from .color import COLORS, MARKER, UNKNOWN, WhiteBalance
 from .geometry import apply_h, camera_in_plane, clockwise_from_bottom, parallax, stretches
 from .stats import components, median, percentile
@@ -962,9 +962,8 @@ class _LookAt:
 # red tile under a sleeve's edge, red 0.49, over it 0.49). Such a place, left unknown,
 # is looked at again in windows moved 2 mm across and down within the tile; the window
 # the model sees least over is taken where the model is sure of the tile there (SURE)
-# and the next least agrees with it on the tile's colour, and so does the first look,
-# giving that colour at least _PAST_SAID and _PAST_AHEAD times any other class but
-# something over it (as a board's places, vision.cells). A place the first look leans
+# and the next least agrees with it on the tile's colour, and so does the first look
+# (cells.leans_on, as a board's places). A place the first look leans
 # empty on is not: a disc's places are not printed, and a hand over one hides how many
 # tiles lie there. (Seeds 7 / 9 / 8 / 2 / 1: +2 / +7 / +10 / +8 / +1 discs read exactly;
 # seed 8 one more read wrong with nothing unknown, a blue tile read yellow where a
@@ -974,8 +973,6 @@ _PAST_MOST = 4  # view px, at _PATCH_PX_PER_MM
 _PAST_STEP = 4
 _PAST_MOVES = [(float(x), float(y)) for x in range(-_PAST_MOST, _PAST_MOST + 1, _PAST_STEP)
                for y in range(-_PAST_MOST, _PAST_MOST + 1, _PAST_STEP) if (x, y) != (0, 0)]
-_PAST_SAID = 0.15
-_PAST_AHEAD = 1.5
 
 
 def _past_over(at: _LookAt, looks: list[_Look | None], *, probs: list[np.ndarray], classes: list,
@@ -993,13 +990,11 @@ def _past_over(at: _LookAt, looks: list[_Look | None], *, probs: list[np.ndarray
     for k, look in enumerate(looks):
         if look is None:
             continue
-        said = next(firsts).copy()
+        first = next(firsts)
         if values[k] != UNKNOWN:
             continue
-        said[over_it] = -1.0
-        holds = int(np.argmax(said))
-        runner_up = np.max(np.delete(said, holds))
-        if classes[holds] is None or said[holds] < max(_PAST_SAID, _PAST_AHEAD * runner_up):
+        holds = leans_on(first, classes)
+        if holds is None or classes[holds] is None:
             continue
         x, y = look.site
         moved = [m for m in (at(x + dx, y + dy) for dx, dy in _PAST_MOVES) if m is not None]
