@@ -94,7 +94,8 @@ def test_a_grid_off_the_print_is_moved_onto_it(table, monkeypatch, move):
         read, true = _read_and_true(board, reading, truth)
         assert all(r == t for r, t in zip(read, true, strict=True) if r != UNKNOWN)
         assert sum(r == t for r, t in zip(read, true, strict=True)) >= 40
-        # A grid placed from the print asks more of its places than one from the outline.
+        # A grid placed from the print says its lines no less surely than it reads a place.
+        assert reading.sure == cells._MOVED_SURE
         assert all(r.confidence >= cells._MOVED_SURE for r in reading.places.values() if r.value != UNKNOWN)
 
 
@@ -348,7 +349,7 @@ def test_a_grid_showing_the_print_weakly_is_read_as_surely_as_a_moved_one(table,
         assert cells.read_board(frame, off, reading.balance).grid_in_place  # the weak check passes
         _, weak = cells.read_registered(frame, off, reading.balance)
         known = [r.confidence for r in weak.places.values() if r.value != UNKNOWN]
-        assert known and min(known) >= cells._MOVED_SURE
+        assert weak.sure == cells._MOVED_SURE and known and min(known) >= cells._MOVED_SURE
         read, true = _read_and_true(board, weak, truth)
         assert all(r == t for r, t in zip(read, true, strict=True) if r != UNKNOWN)
 

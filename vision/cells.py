@@ -1095,13 +1095,6 @@ _PRINT_BETTER = 0.1
 # Where a grid passed its check with less of the print than this (seed 7: 9 of 12 such
 # grids were turned wrong or off; of those showing more, none), the other turns are tried.
 _PRINT_FAINT = 0.2
-# A grid moved onto the print is fitted to its cells' colours, less exactly than one
-# measured on the panel's edges: its places are read only when the place model is surer.
-# (Seeds 7 / 9, from 0.95 to 0.90: 57 / 62 more cells read right, 1 / 2 more wrong; on
-# to 0.85: 43 / 27 more right, 1 / 2 more wrong, 3 / 4 more boards read exactly (seeds
-# 1, 2, 4 and 1000: 60 more right, 3 more wrong); on to 0.80: 11 / 14 more right, 2 / 0
-# more wrong (seeds 1, 2, 4 and 1000: 31 more right, 3 more wrong).)
-_MOVED_SURE = 0.85
 # The tile colour of each colour word (-1: none); the last entry is glare's (word -1).
 _FAMILY_OF_WORD = np.array([next((f for f, idx in enumerate(_FAMILY_INDEX) if w in idx), -1)
                             for w in range(len(color.WORD_NAMES))] + [-1])
@@ -1343,6 +1336,14 @@ SURE = 0.80
 # three); at 0.70, fewer; at 0.60, seed 9 read 7 places of a board surely wrong. A line
 # of one place is a place alone: said at 0.65, one more surely wrong on seed 1.
 LINE_SURE = 0.65
+# A grid moved onto the print is fitted to its cells' colours, less exactly than one
+# measured on the panel's edges: its pattern lines are said (LINE_SURE) only as surely as
+# a place is read. Its places once asked more than SURE: 0.95, then 0.90 (seeds 7 / 9: 57
+# / 62 more cells read right, 1 / 2 more wrong), then 0.85 (43 / 27 more right, 1 / 2 more
+# wrong). With the relief look's models, on to 0.80: seeds 7 / 9 / 8 / 2 / 1, 2 / 2 / 1
+# / 0 / 1 more boards read exactly, 9 / 10 / 6 / 6 / 2 more cells right, 0 / 1 / 1 / 1 / 0
+# more wrong (places the grid moved read 0.80-0.85 sure, right).
+_MOVED_SURE = SURE
 # The side must be surer: read wrong, it turns every wall cell into a confident misread.
 # (0.99 is the vote of about four clear cells more for one side than for the other.)
 SIDE_SURE = 0.99
