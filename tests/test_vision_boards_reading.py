@@ -129,7 +129,18 @@ def test_a_floor_place_past_its_end_is_read_empty_whatever_may_stand_over_it():
     floor = [_place(marker=0.99), _place(none=0.85, hidden=0.15)] + [_place(none=0.99)] * 5
     read = cells._decode_floor(floor, [True] * 7)
     assert [r.value for r in read] == ["marker"] + [None] * 6
-    floor[0] = _place(marker=0.85, hidden=0.15)
+    floor[0] = _place(white=0.85, hidden=0.15)
+    assert cells._decode_floor(floor, [True] * 7)[0].value == UNKNOWN
+
+
+def test_the_marker_is_read_whatever_share_the_model_gives_to_something_over_it():
+    # The marker's dark-blue "1" in its frame is plain and dark as a navy sleeve: the
+    # model gives it a share of something over its place (seed 7, frame 441), which says
+    # nothing against its being the marker, as it would against a tile.
+    floor = [_place(marker=0.79, hidden=0.2)] + [_place(none=0.99)] * 6
+    read = cells._decode_floor(floor, [True] * 7)
+    assert [r.value for r in read] == ["marker"] + [None] * 6
+    floor[0] = _place(white=0.79, hidden=0.2)
     assert cells._decode_floor(floor, [True] * 7)[0].value == UNKNOWN
 
 
