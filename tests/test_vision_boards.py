@@ -497,6 +497,18 @@ def test_the_marker_on_a_floor_is_read(seed, frame, board):
     assert len(in_view) >= 20 and all(r == t for r, t in in_view)
 
 
+def test_a_grey_board_whose_strip_a_hand_hides_is_grown_back_where_it_fits_the_grey_wall_clear():
+    # Seed 9, frame 476 (the benchmark's): a hand over a grey board hides its strip; read
+    # at the turn facing the table's middle, its grid fitted no grey wall, and grown back
+    # it was given up as a grey board. Grown clear of the hand, it fits the grey wall at
+    # its own turn with nothing over it: it is found, and nothing is read wrong.
+    obs, truth, cond = _recognized(9, 476)
+    assert cond.hand
+    expected = truth["boards"][2]
+    assert expected["side"] == "grey"
+    _assert_found_and_read(obs, expected, least_right=35)
+
+
 @pytest.mark.parametrize(("seed", "frame", "board"), [(9, 368, 2), (9, 382, 1)])
 def test_a_grey_board_whose_cream_an_arm_lies_over_is_read_under_the_others_balance(seed, frame, board):
     # Seed 9 (the benchmark's): an arm (a sleeve) over the cream beside a grey board's

@@ -168,9 +168,11 @@ def _grown_back(frame: np.ndarray, small: np.ndarray, scale: float, rough: White
     lies on the print: its outline was cut short along an arm over it. So too a board
     `unread` (its turn untold, and its print shown at no turn): the arm that hid its
     strip may have cut its outline short, or it was rebuilt too big round the arm. Such a
-    board must read as the coloured side, whose print told its turn, and may be grown to
-    any size (see _GROWN_LEAST): a grey one, read at the turn facing the table's middle,
-    read 4 places of 20 surely wrong (seed 9, frame 476).
+    board may be grown to any size (see _GROWN_LEAST), and must read as the coloured side,
+    whose print told its turn, or fit a grey wall with nothing over it: a grey one read
+    at the turn facing the table's middle, the hand over it, read 4 places of 20 surely
+    wrong (seed 9, frame 476); grown to a board's size clear of the hand, it fits the
+    grey wall at one turn only and reads 38 places of 47 right, none wrong.
 
     Only where a board in place measures the table plane: by a plane its own sides
     guessed, a board grown 200 mm off fitted a grey wall (seed 4, frame 202). A game is
@@ -199,7 +201,7 @@ def _grown_back(frame: np.ndarray, small: np.ndarray, scale: float, rough: White
         read = filter(None, (read_registered(frame, b, rough, middle=middle) for b in boards))
         in_place = filter(None, (on_told_side(b, r) for b, r in read if r.grid_in_place))
         tries = [(b, r) for b, r in in_place if (shows_print(r) or _area(b.quad) >= least)
-                 and (r.side == "colored" or not untold)]
+                 and (r.side == "colored" or not untold or (fits_grey_wall(r) and not r.occluded))]
         return max(tries, key=lambda t: (shows_print(t[1]), t[1].sure is None, int(t[1].read_first.sum())),
                    default=None)
 
