@@ -143,6 +143,18 @@ def _assert_read_exactly(obs: dict, expected: dict) -> None:
     assert _places(found) == _places(expected)
 
 
+def _assert_every_place_in_view_read(obs: dict, expected: dict, *, least: int = 1,
+                                     outline_as_found: bool = False) -> None:
+    """The board found nearest `expected` lies where it does (unless `outline_as_found`: a
+    grid moved onto the print leaves the outline, and the centre given, as found), turned
+    as it is, with every place the truth shows (at least `least` of them) read right."""
+    found = _nearest(obs, expected)
+    assert outline_as_found or np.hypot(*np.subtract(found["center"], expected["center"])) < 15
+    assert found["rotation"] == expected["rotation"]
+    in_view = [(r, t) for r, t in zip(_places(found), _places(expected), strict=True) if t != "unknown"]
+    assert len(in_view) >= least and all(r == t for r, t in in_view)
+
+
 def _assert_nothing_read_wrong(obs: dict, truth: dict) -> None:
     """No place of any board found is read other than the truth of the board nearest it."""
     for found in obs["boards"]:
@@ -491,10 +503,7 @@ def test_the_marker_on_a_floor_is_read(seed, frame, board):
     obs, truth, _ = _recognized(seed, frame)
     expected = truth["boards"][board]
     assert "marker" in expected["floor"]
-    found = _nearest(obs, expected)
-    assert found["rotation"] == expected["rotation"]
-    in_view = [(r, t) for r, t in zip(_places(found), _places(expected), strict=True) if t != "unknown"]
-    assert len(in_view) >= 20 and all(r == t for r, t in in_view)
+    _assert_every_place_in_view_read(obs, expected, least=20)
 
 
 def test_a_grey_board_whose_strip_a_hand_hides_is_grown_back_where_it_fits_the_grey_wall_clear():
@@ -520,10 +529,7 @@ def test_a_grey_board_whose_cream_an_arm_lies_over_is_read_under_the_others_bala
     assert cond.hand
     expected = truth["boards"][board]
     assert expected["side"] == "grey"
-    found = _nearest(obs, expected)
-    assert found["rotation"] == expected["rotation"]
-    in_view = [(r, t) for r, t in zip(_places(found), _places(expected), strict=True) if t != "unknown"]
-    assert len(in_view) >= 25 and all(r == t for r, t in in_view)
+    _assert_every_place_in_view_read(obs, expected, least=25)
 
 
 def test_a_grey_board_an_arm_cuts_short_is_not_read_again_under_the_others_balance():
@@ -941,16 +947,6 @@ def test_a_grey_board_turned_wrong_whose_grid_passed_on_noise_is_read_turned_rig
     _assert_found_and_read(obs, truth["boards"][0], least_right=47)
 
 
-def _assert_every_place_in_view_read(obs: dict, expected: dict) -> None:
-    """The board found nearest `expected` lies where it does, turned as it is, with every
-    place the truth shows read right."""
-    found = _nearest(obs, expected)
-    assert np.hypot(*np.subtract(found["center"], expected["center"])) < 15
-    assert found["rotation"] == expected["rotation"]
-    in_view = [(r, t) for r, t in zip(_places(found), _places(expected), strict=True) if t != "unknown"]
-    assert in_view and all(r == t for r, t in in_view)
-
-
 @pytest.mark.parametrize(("seed", "frame", "board", "line"),
                          [(7, 362, 0, ("red", 3)), (9, 100, 0, ("blue", 2)), (9, 372, 0, ("red", 4))])
 def test_a_long_line_seen_steeply_or_blurred_is_read_whole(seed, frame, board, line):
@@ -973,10 +969,7 @@ def test_a_board_whose_grid_moved_onto_its_print_is_turned_as_its_panel_lies():
     obs, truth, cond = _recognized(9, 315)
     assert cond.hand
     expected = truth["boards"][1]
-    found = _nearest(obs, expected)
-    assert found["rotation"] == expected["rotation"]
-    in_view = [(r, t) for r, t in zip(_places(found), _places(expected), strict=True) if t != "unknown"]
-    assert len(in_view) == 47 and all(r == t for r, t in in_view)
+    _assert_every_place_in_view_read(obs, expected, least=47, outline_as_found=True)
 
 
 @pytest.mark.parametrize(("seed", "frame", "board"), [(7, 0, 0), (7, 63, 2), (9, 131, 1), (9, 197, 1)])
@@ -986,10 +979,7 @@ def test_a_grid_moved_onto_its_print_reads_its_places_as_surely_as_any(seed, fra
     # moved grid left unknown.
     obs, truth, _ = _recognized(seed, frame)
     expected = truth["boards"][board]
-    found = _nearest(obs, expected)
-    assert found["rotation"] == expected["rotation"]
-    in_view = [(r, t) for r, t in zip(_places(found), _places(expected), strict=True) if t != "unknown"]
-    assert len(in_view) >= 15 and all(r == t for r, t in in_view)
+    _assert_every_place_in_view_read(obs, expected, least=15, outline_as_found=True)
 
 
 @pytest.mark.parametrize("degrees", [0.0, 30.0, 44.0, 46.0, 100.0, 200.0, 290.0, 350.0])
