@@ -539,9 +539,13 @@ def _whole_board(contour: np.ndarray, hull_area: float, small: np.ndarray, scale
 _IN_PROPORTION = (0.8, 1.25)
 
 
-def in_proportion(quad: np.ndarray, width: int, height: int) -> bool:
-    """Whether a quad (image px, in a frame this size) has a whole board's proportions."""
-    return _IN_PROPORTION[0] <= plane_aspect(quad, width, height) <= _IN_PROPORTION[1]
+def in_proportion(quad: np.ndarray, width: int, height: int, *, within: float | None = None) -> bool:
+    """Whether a quad (image px, in a frame this size) has a whole board's proportions
+    (with `within`: no further than that share from the true ones)."""
+    aspect = plane_aspect(quad, width, height)
+    if within is not None:
+        return abs(aspect / (BOARD_W_MM / BOARD_H_MM) - 1.0) <= within
+    return _IN_PROPORTION[0] <= aspect <= _IN_PROPORTION[1]
 
 
 def _plane_from_sides(sides: list[tuple[np.ndarray, np.ndarray]], w: int, h: int) -> np.ndarray | None:

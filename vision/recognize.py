@@ -9,14 +9,13 @@ import cv2
 import numpy as np
 
 from .boards import (
-    BOARD_H_MM,
-    BOARD_W_MM,
     BoardFind,
     blue_mask,
     board_sized,
     find_boards,
     frame_covered,
     grown,
+    in_proportion,
     reduced,
     table_plane,
 )
@@ -31,7 +30,7 @@ from .cells import (
 )
 from .color import UNKNOWN, Reading, WhiteBalance
 from .factories import CenterReading, FactoryReading, read_factories
-from .geometry import clockwise_from_bottom, plane_aspect
+from .geometry import clockwise_from_bottom
 
 FORMAT = "azul-observation/1"
 
@@ -238,21 +237,21 @@ def _rebalanced(frame: np.ndarray, readings: list[tuple[BoardFind, BoardReading]
     read again under their balance: an arm or a sleeve over most of its cream's windows
     gave it gains that wash its print out. (So does a grid off its board, whose cream's
     windows lie on tiles or the table: unless its grid was in place, the board read again
-    must show the coloured print clearly, or fit a grey wall read surely as grey.)"""
+    must show the coloured print clearly, or fit a grey wall read surely as grey.) So too
+    a grey board whose grid failed, its cream measured somewhat darker (see
+    _GREY_DARKER_MOST), kept if its grid then fits the grey wall."""
     out = []
     for k, (board, reading) in enumerate(readings):
         others = [r for j, (_, r) in enumerate(readings) if j != k]
         table = WhiteBalance.combine(_table_balances(others))
         darker = reading.balance.gains.mean() / table.gains.mean() if others else 0.0
-        if darker > _DARKER_MOST:
+        far = darker > _DARKER_MOST
+        grey = not far and darker > _GREY_DARKER_MOST and _grey_unplaced(reading) \
+            and in_proportion(board.quad, frame.shape[1], frame.shape[0], within=_SQUARE_WITHIN)
+        if far or grey:
             again = read_registered(frame, board, rough, cream=table)
-            if again is not None and (reading.grid_in_place or shows_print(again[1])
-                                      or fits_grey_wall(again[1])):
-                out.append(again)
-                continue
-        elif darker > _GREY_DARKER_MOST and _grey_unplaced(reading) and _squarely_whole(board, frame):
-            again = read_registered(frame, board, rough, cream=table)
-            if again is not None and fits_grey_wall(again[1]):
+            if again is not None and (fits_grey_wall(again[1])
+                                      or (far and (reading.grid_in_place or shows_print(again[1])))):
                 out.append(again)
                 continue
         out.append((board, reading))
@@ -262,12 +261,6 @@ def _rebalanced(frame: np.ndarray, readings: list[tuple[BoardFind, BoardReading]
 def _grey_unplaced(reading: BoardReading) -> bool:
     """Whether a board reads surely as the grey side with its grid off the grey block."""
     return not reading.grid_in_place and reading.side == "grey" and reading.side_confidence >= SIDE_SURE
-
-
-def _squarely_whole(board: BoardFind, frame: np.ndarray) -> bool:
-    """Whether a board's outline has a whole board's proportions within _SQUARE_WITHIN."""
-    aspect = plane_aspect(board.quad, frame.shape[1], frame.shape[0]) / (BOARD_W_MM / BOARD_H_MM)
-    return abs(aspect - 1.0) <= _SQUARE_WITHIN
 
 
 def _untold_rebalanced(frame: np.ndarray, unread: list[BoardFind],
