@@ -105,7 +105,7 @@ class BoardReading:
     features: np.ndarray  # what the place model reads, one row a place, in PLACES order
     grid_in_place: bool  # the wall (print or grey block) lies where the grid puts it (else nothing is read)
     over: np.ndarray  # the places the place model sees something (a hand, a cup) over, in PLACES order
-    sure: float | None = None  # how sure a place had to be to be read, if surer than SURE (see read_board)
+    sure: float | None = None  # how sure anything read (a line said too) had to be, if given (see read_board)
     # the places the first look read, in PLACES order (a second reads more, on a grid off its print too)
     read_first: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(len(PLACES), bool))
 
@@ -133,10 +133,11 @@ def _sample_windows(panel: np.ndarray, centers: np.ndarray, half: int) -> tuple[
 def read_board(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
                sure: float | None = None, cream: WhiteBalance | None = None, *,
                told: tuple[str, float] | None = None) -> BoardReading:
-    """Every place of a located board; with `sure`, a place is read only when at least
-    that sure (a grid placed less exactly asks more of its places). The panel is balanced
-    by its own cream, or by `cream` when given (what other boards' cream measured). The
-    side up is what the board's own wall says, or `told` (side, confidence) when given."""
+    """Every place of a located board; with `sure`, nothing is read less surely than
+    that (a grid placed less exactly, at _MOVED_SURE, says no pattern line below it). The
+    panel is balanced by its own cream, or by `cream` when given (what other boards' cream
+    measured). The side up is what the board's own wall says, or `told` (side,
+    confidence) when given."""
     s = _SCALE
     out_w, out_h = round(PANEL_W_PX * s), round(PANEL_H_PX * s)
     to_img = board.panel_h @ np.diag([1 / s, 1 / s, 1.0])
