@@ -433,6 +433,21 @@ def test_sizes_are_judged_only_by_a_board_found_surely():
     _assert_found_and_read(obs, truth["boards"][1], least_right=45)
 
 
+def test_a_board_the_frames_edge_cuts_is_rebuilt_by_the_plane_a_board_rebuilt_surely_measures():
+    # Seed 9, frame 179 (the benchmark's, 4000 x 3000): the plane of the factory's sunburst
+    # found whole, unsurely, rebuilt a grey board the frame's edge cuts to two sides at a
+    # fifth of its size, and it was lost. The other board the edge cuts, rebuilt surely,
+    # measures the plane it is rebuilt by.
+    obs, truth, _ = _recognized(9, 179)
+    expected = truth["boards"][0]
+    found = _nearest(obs, expected)
+    px = truth["geometry"]["camera"]["px_per_mm"]
+    assert np.hypot(*np.subtract(found["center"], expected["center"])) < 10 * px
+    assert (found["side"], found["rotation"]) == ("grey", expected["rotation"])
+    in_view = [(r, t) for r, t in zip(_places(found), _places(expected), strict=True) if t != "unknown"]
+    assert len(in_view) >= 30 and all(r == t for r, t in in_view)
+
+
 def test_a_board_rebuilt_wholly_out_of_the_frame_is_no_board():
     # Seed 2, frame 21 (no benchmark's): sides in view rebuilt a quad lying wholly out
     # of the frame, and judging whether it looked like a board raised IndexError.

@@ -182,23 +182,22 @@ def find_boards(small: np.ndarray, blue: np.ndarray, scale: float, full: np.ndar
         ref = max(found, key=lambda b: b.confidence)
         to_mm = table_plane(ref, scale)
         sizes = to_mm if ref.confidence >= _PLANE_SURE else None
-    rebuilt: list[BoardFind] = []  # the boards rebuilt from an outline the frame's edge cuts
-    for contour in cut:
-        board = _cut_board(contour, small, scale, full, wb, to_mm=to_mm, cover=cover)
-        if board is None:  # it may only touch the frame's edge, or lose a corner to it
-            board = _whole_board(contour, cv2.contourArea(cv2.convexHull(contour)), small, scale, full, wb=wb,
-                                 partial=True, cover=cover)
-        kept = _new_board(board, found, full, sizes, scale, near_ok=True)
-        if not kept and to_mm is not None:
-            # An arm may lie over it too, and part its outline in two: each part rebuilt
-            # whole is the same board, kept once (seed 1, frame 0).
-            board = _cut_under_arm(contour, small, scale, full, wb, to_mm=to_mm, cover=cover)
-            kept = _new_board(board, found, full, sizes, scale)
-        if kept:
-            found.append(board)
-            rebuilt.append(board)
-        else:
-            pieces.append(contour)
+    rebuilt, unmade = _cut_boards(cut, found, small, scale, full, wb=wb, to_mm=to_mm, sizes=sizes,
+                                  cover=cover)
+    # A plane measured by a board found whole but unsurely (a factory's sunburst taken for
+    # one) rebuilds boards the frame's edge cuts at its own wrong size (seed 9, frame 179: a
+    # board cut to two sides, rebuilt a fifth of its size): one rebuilt surely measures the
+    # plane instead, for the cut boards it left and all that follow. (Not where no board was
+    # found whole: the boards the edge cuts are then rebuilt by their own sides, and one
+    # rebuilt by another's plane came out 60-80 mm off, seed 8.)
+    surest = max(rebuilt, key=lambda b: b.confidence, default=None)
+    if to_mm is not None and sizes is None and surest is not None and surest.confidence >= _PLANE_SURE:
+        to_mm = sizes = table_plane(surest, scale)
+        more, unmade = _cut_boards(unmade, found + rebuilt, small, scale, full, wb=wb, to_mm=to_mm,
+                                   sizes=sizes, cover=cover)
+        rebuilt += more
+    found += rebuilt
+    pieces += unmade
     for contour in blocked:
         board = _occluded_board(contour, small, scale, full, wb=wb, to_mm=to_mm, cover=cover)
         # Boards lie side by side, never one over another. Where an arm parts a board the
@@ -214,6 +213,31 @@ def find_boards(small: np.ndarray, blue: np.ndarray, scale: float, full: np.ndar
             pieces.append(contour)
     found += _joined(pieces, found, small, scale, full, wb=wb, to_mm=to_mm, sizes=sizes, cover=cover)
     return _not_far_smaller(found, scale)
+
+
+def _cut_boards(cut: list[np.ndarray], found: list[BoardFind], small: np.ndarray, scale: float,
+                full: np.ndarray, *, wb: WhiteBalance, to_mm: np.ndarray | None, sizes: np.ndarray | None,
+                cover: _Sleeves | None) -> tuple[list[BoardFind], list[np.ndarray]]:
+    """The boards rebuilt from outlines the frame's edge cuts (`found`: the boards found
+    whole), and the outlines that made none."""
+    rebuilt: list[BoardFind] = []
+    unmade: list[np.ndarray] = []
+    for contour in cut:
+        board = _cut_board(contour, small, scale, full, wb, to_mm=to_mm, cover=cover)
+        if board is None:  # it may only touch the frame's edge, or lose a corner to it
+            board = _whole_board(contour, cv2.contourArea(cv2.convexHull(contour)), small, scale, full, wb=wb,
+                                 partial=True, cover=cover)
+        kept = _new_board(board, found + rebuilt, full, sizes, scale, near_ok=True)
+        if not kept and to_mm is not None:
+            # An arm may lie over it too, and part its outline in two: each part rebuilt
+            # whole is the same board, kept once (seed 1, frame 0).
+            board = _cut_under_arm(contour, small, scale, full, wb, to_mm=to_mm, cover=cover)
+            kept = _new_board(board, found + rebuilt, full, sizes, scale)
+        if kept:
+            rebuilt.append(board)
+        else:
+            unmade.append(contour)
+    return rebuilt, unmade
 
 
 # A board found shows at least this share of the diagonal the surest board's plane gives
