@@ -307,8 +307,13 @@ def test_a_place_partly_under_something_is_read_where_a_moved_window_shows_it_cl
     # the clearest window is not sure of the tile either: unknown
     unsure = {**clear, (4.0, 0.0): [0.7, 0.0, 0.15, 0.15]}
     assert _past_over([0.49, 0.0, 0.02, 0.49], unsure)[0] == color.UNKNOWN
+    # the first look leans on red 1.3 times as much as on blue, or gives it 0.12 and the
+    # cover the rest: enough
+    assert _past_over([0.26, 0.2, 0.04, 0.5], clear)[0] == "red"
+    assert _past_over([0.12, 0.0, 0.02, 0.86], clear)[0] == "red"
     # the first look leans on no colour enough, or on an empty place: not looked at again
-    assert _past_over([0.3, 0.25, 0.05, 0.4], clear) == (color.UNKNOWN, [(60.0, 60.0)])
+    assert _past_over([0.3, 0.27, 0.03, 0.4], clear) == (color.UNKNOWN, [(60.0, 60.0)])
+    assert _past_over([0.08, 0.0, 0.02, 0.9], clear) == (color.UNKNOWN, [(60.0, 60.0)])
     assert _past_over([0.3, 0.0, 0.6, 0.1], clear) == (color.UNKNOWN, [(60.0, 60.0)])
 
 
@@ -885,12 +890,16 @@ def test_a_sleeve_over_half_a_disc_is_read_as_no_tiles_of_its_colour():
 def test_a_disc_read_beside_an_arm_over_half_its_rim_leaves_no_place_empty():
     # Seed 9, frame 472: a sleeve over half a disc holding four tiles, one in view. The
     # places beside the sleeve read as the disc's print; a disc holds its tiles together,
-    # so with one tile there they are unknown, not empty.
-    image, truth = _mixed(9, 472)
+    # so with one tile there they are unknown, not empty (or read, where a tile the
+    # sleeve lies over part of shows: a blue one does).
+    content, cond, rng = mixed_table(9, 472)
+    image, truth = render_table(content, cond, rng)
     want = truth["factories"][6]
     assert want["tiles"] == ["white"] and want["unknown"] == 3
+    lying = Counter(content.factories[truth["geometry"]["factories"][6]["content_index"]])
     got = _nearest(recognize(image)["factories"], want["center"])
-    assert got["tiles"] == ["white"] and got["unknown"] == 3
+    assert "white" in got["tiles"] and not Counter(got["tiles"]) - lying
+    assert len(got["tiles"]) + got["unknown"] == 4
 
 
 def test_a_rim_hidden_in_one_stretch_is_told_from_one_hidden_in_patches():
