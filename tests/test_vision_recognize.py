@@ -282,8 +282,11 @@ def test_a_board_whose_cream_measured_far_darker_is_read_again_under_the_others(
     assert _rebalanced(None, [*lit, ("dark", reading(2.4, True, "grey"))], rough)[2][1] is again["dark"]
 
     creams.clear()
-    _rebalanced(None, [*lit, ("dim", reading(1.6, True))], rough)  # within a lamp's falloff
+    _rebalanced(None, [*lit, ("dim", reading(1.55, True))], rough)  # within a lamp's falloff (1.41)
     assert creams == []
+    again["sleeve"] = reading(1.1, True)
+    _rebalanced(None, [*lit, ("sleeve", reading(1.63, True))], rough)  # a sleeve over part of the cream: 1.48
+    assert creams == [("sleeve", pytest.approx(1.1))]
 
     # A board found wrong took an arm for its cream: its gains are no measure of the light.
     astray = ("astray", reading(5.0, False))
