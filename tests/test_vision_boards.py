@@ -777,6 +777,19 @@ def test_a_board_with_many_places_unsure_is_not_looked_at_again():
     assert all(t is None or r is not None for r, t in pairs)
 
 
+def test_a_floor_read_empty_is_kept_by_a_grid_fitted_round_a_hand():
+    # Seed 9, frame 301: a hand hides a board's strip and half its wall; its grid, moved
+    # onto the print found round it, read the floor empty at all seven places, as it is,
+    # and left it unknown (a grid so fitted once read a floor of tiles a place along).
+    obs, truth, _ = _recognized(9, 301)
+    expected = truth["boards"][2]
+    assert expected["floor"] == [None] * 7
+    found = _nearest(obs, expected)
+    assert found["rotation"] == expected["rotation"]
+    assert found["floor"] == [None] * 7
+    _assert_nothing_read_wrong(obs, truth)
+
+
 @pytest.mark.parametrize(("seed", "frame"), [(7, 496), (9, 107)])
 def test_a_navy_sleeve_over_a_boards_places_is_seen_over_them_not_read_as_black_tiles(seed, frame):
     # The benchmark's frames: an arm in a navy sleeve lies over a board's pattern lines

@@ -474,10 +474,10 @@ def test_a_board_whose_strip_a_hand_hides_takes_the_one_turn_its_print_shows(mon
 def test_a_board_no_turn_of_whose_grid_is_on_the_print_takes_the_turn_it_is_found_round(monkeypatch):
     # The hand that hides the strip cuts the outline too, and the grid is off the print
     # at every turn. The print is looked for round each turn's grid: the one turn it is
-    # found round is the board's, its floor unread (the grid is fitted to the part of
-    # the wall round the hand); found round two turns, or none, it tells nothing. Nor
-    # does it where the hand leaves too few wall cells in view round another turn to
-    # judge the print by there.
+    # found round is the board's, its floor unread unless read empty (the grid is fitted
+    # to the part of the wall round the hand); found round two turns, or none, it tells
+    # nothing. Nor does it where the hand leaves too few wall cells in view round another
+    # turn to judge the print by there.
     unplaced = dataclasses.replace(_wall_reading(np.zeros(25, bool)), grid_in_place=False)
     in_view = _wall_reading(np.arange(25) < 9)
     hardly_in_view = _wall_reading(np.arange(25) < 7)
@@ -498,6 +498,9 @@ def test_a_board_no_turn_of_whose_grid_is_on_the_print_takes_the_turn_it_is_foun
 
     board, reading = turn({2: in_view})
     assert board == 12 and reading.floor == [UNKNOWN] * 7
+    # a floor read empty at every place is kept: a place along, it is empty still
+    assert turn({2: dataclasses.replace(in_view, floor=[None] * 7)})[1].floor == [None] * 7
+    assert turn({2: dataclasses.replace(in_view, floor=[None] * 6 + ["red"])})[1].floor == [UNKNOWN] * 7
     assert looked_round == [0, 1, 2, 3]
     assert turn({1: in_view, 2: in_view}) is None
     assert turn({}) is None

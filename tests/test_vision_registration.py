@@ -99,12 +99,24 @@ def test_a_grid_off_the_print_is_moved_onto_it(table, monkeypatch, move):
         assert all(r.confidence >= cells._MOVED_SURE for r in reading.places.values() if r.value != UNKNOWN)
 
 
-def test_a_print_shown_only_on_the_cells_in_view_leaves_the_floor_unread(table, monkeypatch):
+@pytest.fixture(scope="module")
+def floor_tiled():
+    """The table of `table` with two tiles on each board's floor."""
+    rng = np.random.default_rng(11)
+    content = random_content(rng, players=2)
+    boards = [dataclasses.replace(b, floor=("red", "blue") + (None,) * 5) for b in content.boards]
+    frame, truth = render_table(dataclasses.replace(content, boards=boards), Conditions(shadow=0.35), rng)
+    return frame, truth, analyse(frame)
+
+
+@pytest.mark.parametrize("tiles", [False, True])
+def test_a_print_shown_only_on_the_cells_in_view_leaves_the_floor_unread(table, floor_tiled, monkeypatch,
+                                                                          tiles):
     # A grid off the print, moved onto a print that shows clearly only on the wall cells
     # nothing lies over (a hand over the rest): fitted to part of the wall, the grid is
-    # read on the lines and the wall, but not as far as the floor. Shown nowhere, the
-    # board is left unread.
-    frame, truth, rec = table
+    # read on the lines and the wall, but not as far as the floor, unless it reads the
+    # floor empty at every place. Shown nowhere, the board is left unread.
+    frame, truth, rec = floor_tiled if tiles else table
     clear = cells._print_clear
 
     def in_view_only(reading, in_view=False):
@@ -114,10 +126,14 @@ def test_a_print_shown_only_on_the_cells_in_view_leaves_the_floor_unread(table, 
     colored = [(b, r) for b, r in rec.boards if r.side == "colored"]
     assert colored
     for board, reading in colored:
+        assert reading.floor == (["red", "blue"] + [None] * 5 if tiles else [None] * 7)
         monkeypatch.setattr(cells, "_print_clear", in_view_only)
         _, again = cells.read_registered(frame, _off(board, m), reading.balance)
-        assert again.floor == [UNKNOWN] * 7
-        assert all(again.places[p].value == UNKNOWN for p in cells.PLACES if p[0] == "floor")
+        if tiles:
+            assert again.floor == [UNKNOWN] * 7
+            assert all(again.places[p].value == UNKNOWN for p in cells.PLACES if p[0] == "floor")
+        else:
+            assert again.floor == [None] * 7
         read, true = _read_and_true(board, again, truth)
         assert all(r == t for r, t in zip(read, true, strict=True) if r != UNKNOWN)
         assert sum(r == t for r, t in zip(read, true, strict=True)) >= 30

@@ -755,7 +755,7 @@ def read_registered(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
     if found is not None and (not reading.grid_in_place
                               or _print_shown(found[1]) >= _print_shown(reading) + _PRINT_BETTER):
         board_there, again, whole = found
-        return board_there, (again if whole else _floor_unread(again))
+        return board_there, (again if whole else _floor_unread_but_empty(again))
     if reading.grid_in_place and reading.side == "colored":
         if _print_shown(reading) < _PRINT_FAINT:
             # Hardly any print where the grid puts it: the check passed on noise, and the
@@ -816,14 +816,14 @@ def _turned_to_print(frame: np.ndarray, board: BoardFind, rough: WhiteBalance, t
     if round_a_hand and not round_hand:
         # No turn's grid is on the print: the outline was rebuilt wrong round the hand.
         # The print is looked for round each; the one turn it is found at is the board's.
-        # Its floor is not read: the grid, fitted to the wall round that hand, came out a
-        # place along there (seed 2).
+        # Its floor is read only empty: the grid, fitted to the wall round that hand, came
+        # out a place along there (seed 2), whole wall and all (see _floor_unread_but_empty).
         # A turn whose moved grid has too few wall cells in view to judge the print by
         # may be the board's as well: no turn is then the one. (Seed 9, frame 428: the
         # place models saw the arm over all but five of the wall's cells at the board's
         # turn, and the print was found, on eight cells, at a wrong one.)
         moved = [m for m in (_moved_grid(frame, other, rough, cream) for other in tried) if m is not None]
-        round_hand = [(there, _floor_unread(again)) for there, again, _ in moved
+        round_hand = [(there, _floor_unread_but_empty(again)) for there, again, _ in moved
                       if _print_clear(again) or _print_clear(again, in_view=True)]
         if any(not _print_clear(again) and not _print_judged(again) for _, again, _ in moved):
             return None
@@ -928,10 +928,22 @@ def _moved_grid(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
     return there, again, clear
 
 
-def _floor_unread(reading: BoardReading) -> BoardReading:
-    """The reading with its floor unknown."""
-    places = {p: Reading(UNKNOWN, r.confidence) if p[0] == "floor" else r for p, r in reading.places.items()}
+def _floor_unread_but_empty(reading: BoardReading) -> BoardReading:
+    """The reading with its floor unknown, unless it reads empty at every place.
+
+    A grid fitted to part of the wall may read the floor a place along. A floor read
+    empty at all seven places is empty all the same, but for its first place when the
+    grid lies a place towards the floor's end: a tile (the first-player marker) alone
+    there would be missed. (Seeds 7 / 9 / 8 / 2 / 1: 0 / +7 / +3 / 0 / 0 places read
+    right, none surely wrong; a floor holding tiles kept where the grid was fitted to
+    the whole wall round a hand: seed 2 read two a place along, surely, seed 2 frame 241.)
+    Either way the floor does not count among the places read first, which choices
+    between outlines go by: counted, a grid moved onto the print on an outline grown
+    77 px off was chosen over the outline grown right (seed 9, frame 365)."""
     read_first = reading.read_first & np.array([p[0] != "floor" for p in PLACES])
+    if reading.floor == [None] * 7:
+        return dataclasses.replace(reading, read_first=read_first)
+    places = {p: Reading(UNKNOWN, r.confidence) if p[0] == "floor" else r for p, r in reading.places.items()}
     return dataclasses.replace(reading, places=places, floor=[UNKNOWN] * 7, read_first=read_first)
 
 
