@@ -757,6 +757,15 @@ def test_places_the_model_is_unsure_of_are_read_from_windows_moved_within_them(s
     _assert_every_place_in_view_read(obs, truth["boards"][board])
 
 
+@pytest.mark.parametrize(("seed", "frame", "board"), [(9, 19, 2), (9, 121, 1), (7, 406, 1)])
+def test_a_floor_place_the_frames_edge_cuts_by_half_is_read(seed, frame, board):
+    # The benchmark's frames, no hand: a floor place 0.52-0.71 in the frame, its window
+    # lifted towards a tile's top to where 0.39-0.42 of it is, was left unread.
+    obs, truth, cond = _recognized(seed, frame)
+    assert not cond.hand
+    _assert_every_place_in_view_read(obs, truth["boards"][board])
+
+
 def test_places_read_by_a_second_look_do_not_sway_the_grid_check():
     # Seed 7, frame 189: a grey board whose floor the frame's edge cuts. Looked at again
     # before the grid was checked, the places read so let a grid a cell off pass: the

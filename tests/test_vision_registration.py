@@ -326,11 +326,14 @@ def test_a_place_the_frames_edge_cuts_is_read_from_the_part_in_view(table):
         assert all(r == t for r, t in zip(read, true, strict=True) if r != UNKNOWN)
 
 
+_NEIGHBOUR = min(cells._PITCH) - cells.CELL_PX / 2  # crop px: the nearest edge of a neighbouring cell
+
+
 @pytest.mark.parametrize("degrees", range(0, 360, 5))
 def test_a_window_centred_on_the_frames_edge_is_moved_in_whichever_way_the_edge_runs(degrees):
     # A place a fifth cut off by the frame, its tile leaning out, has its window's centre
-    # on the frame's edge: a nudge brings the whole window into view while keeping it on
-    # its cell, at any angle between the board and the frame's edge.
+    # on the frame's edge: a nudge brings the whole window into view while keeping it off
+    # the neighbouring cells, at any angle between the board and the frame's edge.
     a = np.radians(degrees)
     place = np.array([500.0, 300.0])  # crop px
     rotated = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
@@ -340,7 +343,24 @@ def test_a_window_centred_on_the_frames_edge_is_moved_in_whichever_way_the_edge_
     half = cells._WINDOW_HALF / cells._SCALE  # crop px
     nudge = cells._into_frame(to_image, place[None], half, 1000, 1000)[0]
     assert np.all(np.isfinite(nudge))
-    assert np.abs(nudge).max() + half <= cells.CELL_PX / 2  # the window still lies on its cell
+    assert np.abs(nudge).max() + half <= _NEIGHBOUR  # the window lies on its cell and the gap round it
+
+
+@pytest.mark.parametrize("degrees", range(0, 360, 15))
+def test_a_place_mostly_out_of_the_frame_is_looked_at_in_the_part_in_view(degrees):
+    # A place two fifths in view (its window lifted towards a tile's top) is still looked
+    # at: the window is brought in as far as the gap round its cell, not onto a neighbour.
+    a = np.radians(degrees)
+    place = np.array([500.0, 300.0])  # crop px
+    rotated = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    to_image = np.eye(3)
+    to_image[:2, :2] = rotated
+    out = 0.1 * cells.CELL_PX  # its middle this far past the frame's left edge
+    to_image[:2, 2] = np.array([-out, 500.0]) - rotated @ place
+    half = cells._WINDOW_HALF / cells._SCALE  # crop px
+    nudge = cells._into_frame(to_image, place[None], half, 1000, 1000)[0]
+    assert np.all(np.isfinite(nudge))
+    assert np.abs(nudge).max() + half <= _NEIGHBOUR
 
 
 def _place_outlines(board_geometry: dict) -> list:

@@ -251,12 +251,18 @@ def read_board(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
 
 # A place the frame's edge cuts is read from the part of it in view: its windows moved
 # into the frame by up to _NUDGE_MOST crop px across and down, which keeps the sampled
-# window (half of it 18 crop px) inside the cell (half of it 39 crop px), on the cell and
-# not on a neighbour. Nudges are tried nearest first, every _NUDGE_STEP crop px: a window
-# centred on the frame's edge (a place a fifth cut off, its tile leaning out) is then
-# brought in whichever way the edge runs across the board. (Seeds 7 / 9, from up to 18 px
-# in eight directions: 9 / 9 more places read, 8 / 8 more boards exact, none read wrong.)
-_NUDGE_MOST = 21
+# window (half of it 18 crop px) off the neighbouring cells: their edges lie 45-47 crop px
+# from a cell's middle (a cell's half is 39, the pitch 84 x 86 on the wall, 84 on the
+# lines). Nudges are tried nearest first, every _NUDGE_STEP crop px: a window centred on
+# the frame's edge (a place a fifth cut off, its tile leaning out) is then brought in
+# whichever way the edge runs across the board. (Seeds 7 / 9, from up to 18 px in eight
+# directions: 9 / 9 more places read, 8 / 8 more boards exact, none read wrong. From 21,
+# which kept the window on the cell: floor places 0.52-0.71 in the frame, their windows
+# lifted towards a tile's top to where 0.39-0.42 of the cell is, were left unread, seeds
+# 9 frames 19 and 121, 7 frame 406. Seeds 7 / 9 / 8 / 2 / 1, +1 / +2 / +2 / +1 / 0 boards
+# read exactly, none more surely wrong; of the places the truth hides, 25 / 18 / 22 / 16
+# / 18 more read, one of them wrong.)
+_NUDGE_MOST = 27
 _NUDGE_STEP = 3
 _NUDGES = np.array(sorted(((float(x), float(y)) for x in range(-_NUDGE_MOST, _NUDGE_MOST + 1, _NUDGE_STEP)
                            for y in range(-_NUDGE_MOST, _NUDGE_MOST + 1, _NUDGE_STEP)),
