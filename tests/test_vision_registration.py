@@ -329,38 +329,36 @@ def test_a_place_the_frames_edge_cuts_is_read_from_the_part_in_view(table):
 _NEIGHBOUR = min(cells._PITCH) - cells.CELL_PX / 2  # crop px: the nearest edge of a neighbouring cell
 
 
-@pytest.mark.parametrize("degrees", range(0, 360, 5))
-def test_a_window_centred_on_the_frames_edge_is_moved_in_whichever_way_the_edge_runs(degrees):
-    # A place a fifth cut off by the frame, its tile leaning out, has its window's centre
-    # on the frame's edge: a nudge brings the whole window into view while keeping it off
-    # the neighbouring cells, at any angle between the board and the frame's edge.
+def _nudged_in(degrees: float, out: float) -> np.ndarray:
+    """The nudge that brings a place's window into a 1000 x 1000 frame, the board turned
+    `degrees` to the frame and the place's middle `out` crop px past its left edge."""
     a = np.radians(degrees)
     place = np.array([500.0, 300.0])  # crop px
     rotated = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
     to_image = np.eye(3)
     to_image[:2, :2] = rotated
-    to_image[:2, 2] = np.array([0.0, 500.0]) - rotated @ place  # the place's centre on the left edge
-    half = cells._WINDOW_HALF / cells._SCALE  # crop px
-    nudge = cells._into_frame(to_image, place[None], half, 1000, 1000)[0]
+    to_image[:2, 2] = np.array([-out, 500.0]) - rotated @ place
+    return cells._into_frame(to_image, place[None], cells._WINDOW_HALF / cells._SCALE, 1000, 1000)[0]
+
+
+@pytest.mark.parametrize("degrees", range(0, 360, 5))
+def test_a_window_centred_on_the_frames_edge_is_moved_in_whichever_way_the_edge_runs(degrees):
+    # A place a fifth cut off by the frame, its tile leaning out, has its window's centre
+    # on the frame's edge: a nudge brings the whole window into view while keeping it off
+    # the neighbouring cells, at any angle between the board and the frame's edge.
+    nudge = _nudged_in(degrees, 0.0)
     assert np.all(np.isfinite(nudge))
-    assert np.abs(nudge).max() + half <= _NEIGHBOUR  # the window lies on its cell and the gap round it
+    # the window (half of it 18 crop px) lies on its cell and the gap round it
+    assert np.abs(nudge).max() + cells._WINDOW_HALF / cells._SCALE <= _NEIGHBOUR
 
 
 @pytest.mark.parametrize("degrees", range(0, 360, 15))
 def test_a_place_mostly_out_of_the_frame_is_looked_at_in_the_part_in_view(degrees):
     # A place two fifths in view (its window lifted towards a tile's top) is still looked
     # at: the window is brought in as far as the gap round its cell, not onto a neighbour.
-    a = np.radians(degrees)
-    place = np.array([500.0, 300.0])  # crop px
-    rotated = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
-    to_image = np.eye(3)
-    to_image[:2, :2] = rotated
-    out = 0.1 * cells.CELL_PX  # its middle this far past the frame's left edge
-    to_image[:2, 2] = np.array([-out, 500.0]) - rotated @ place
-    half = cells._WINDOW_HALF / cells._SCALE  # crop px
-    nudge = cells._into_frame(to_image, place[None], half, 1000, 1000)[0]
+    nudge = _nudged_in(degrees, 0.1 * cells.CELL_PX)
     assert np.all(np.isfinite(nudge))
-    assert np.abs(nudge).max() + half <= _NEIGHBOUR
+    assert np.abs(nudge).max() + cells._WINDOW_HALF / cells._SCALE <= _NEIGHBOUR
 
 
 def _place_outlines(board_geometry: dict) -> list:
