@@ -25,13 +25,21 @@ def _places(lines: list[dict], floor: list, wall: list[list]) -> list:
     return values + list(floor) + [v for row in wall for v in row]
 
 
-@pytest.fixture(scope="module")
-def table():
+def _two_player_table(floor: tuple | None = None) -> tuple:
+    """A two-player table as rendered, its truth and what is recognised on it; with
+    `floor`, every board's floor holds that."""
     rng = np.random.default_rng(11)
     content = random_content(rng, players=2)
+    if floor is not None:
+        boards = [dataclasses.replace(b, floor=floor) for b in content.boards]
+        content = dataclasses.replace(content, boards=boards)
     frame, truth = render_table(content, Conditions(shadow=0.35), rng)
-    rec = analyse(frame)
-    return frame, truth, rec
+    return frame, truth, analyse(frame)
+
+
+@pytest.fixture(scope="module")
+def table():
+    return _two_player_table()
 
 
 def _read_and_true(board, reading, truth: dict) -> tuple[list, list]:
@@ -102,11 +110,7 @@ def test_a_grid_off_the_print_is_moved_onto_it(table, monkeypatch, move):
 @pytest.fixture(scope="module")
 def floor_tiled():
     """The table of `table` with two tiles on each board's floor."""
-    rng = np.random.default_rng(11)
-    content = random_content(rng, players=2)
-    boards = [dataclasses.replace(b, floor=("red", "blue") + (None,) * 5) for b in content.boards]
-    frame, truth = render_table(dataclasses.replace(content, boards=boards), Conditions(shadow=0.35), rng)
-    return frame, truth, analyse(frame)
+    return _two_player_table(floor=("red", "blue") + (None,) * 5)
 
 
 @pytest.mark.parametrize("tiles", [False, True])
@@ -327,6 +331,7 @@ def test_a_place_the_frames_edge_cuts_is_read_from_the_part_in_view(table):
 
 
 _NEIGHBOUR = min(cells._PITCH) - cells.CELL_PX / 2  # crop px: the nearest edge of a neighbouring cell
+_WINDOW_HALF = cells._WINDOW_HALF / cells._SCALE  # crop px: half a sampled window's side (18)
 
 
 def _nudged_in(degrees: float, out: float) -> np.ndarray:
@@ -338,7 +343,7 @@ def _nudged_in(degrees: float, out: float) -> np.ndarray:
     to_image = np.eye(3)
     to_image[:2, :2] = rotated
     to_image[:2, 2] = np.array([-out, 500.0]) - rotated @ place
-    return cells._into_frame(to_image, place[None], cells._WINDOW_HALF / cells._SCALE, 1000, 1000)[0]
+    return cells._into_frame(to_image, place[None], _WINDOW_HALF, 1000, 1000)[0]
 
 
 @pytest.mark.parametrize("degrees", range(0, 360, 5))
@@ -348,8 +353,7 @@ def test_a_window_centred_on_the_frames_edge_is_moved_in_whichever_way_the_edge_
     # the neighbouring cells, at any angle between the board and the frame's edge.
     nudge = _nudged_in(degrees, 0.0)
     assert np.all(np.isfinite(nudge))
-    # the window (half of it 18 crop px) lies on its cell and the gap round it
-    assert np.abs(nudge).max() + cells._WINDOW_HALF / cells._SCALE <= _NEIGHBOUR
+    assert np.abs(nudge).max() + _WINDOW_HALF <= _NEIGHBOUR  # on its cell and the gap round it
 
 
 @pytest.mark.parametrize("degrees", range(0, 360, 15))
@@ -358,7 +362,7 @@ def test_a_place_mostly_out_of_the_frame_is_looked_at_in_the_part_in_view(degree
     # at: the window is brought in as far as the gap round its cell, not onto a neighbour.
     nudge = _nudged_in(degrees, 0.1 * cells.CELL_PX)
     assert np.all(np.isfinite(nudge))
-    assert np.abs(nudge).max() + cells._WINDOW_HALF / cells._SCALE <= _NEIGHBOUR
+    assert np.abs(nudge).max() + _WINDOW_HALF <= _NEIGHBOUR
 
 
 def _place_outlines(board_geometry: dict) -> list:
