@@ -205,7 +205,16 @@ def find_boards(small: np.ndarray, blue: np.ndarray, scale: float, full: np.ndar
         # out well off the board (seed 1, frames 109 and 284: two boards for one, their
         # middles just over the 0.3 of a diagonal apart that _new_board asks): the board
         # rebuilt from the whole outline something stands over, in the frame, is the one.
-        same = [] if board is None else [b for b in rebuilt if _overlap(board.quad, b.quad) > _OVERLAP_MOST]
+        # An arm across a board leaves two such outlines, each rebuilt whole. Where the
+        # first was rebuilt with its strip hidden, its turn left to the print the arm may
+        # hide too, the one whose strip tells its turn is the one (seed 2 frame 134: a
+        # board under a sleeve left unread, 22 places; seed 9 frame 59: one read with 11
+        # places unread or wrong; both then read exactly).
+        if board is None:
+            same = []
+        else:
+            rivals = rebuilt + ([b for b in found if not b.turn_told] if board.turn_told else [])
+            same = [b for b in rivals if _overlap(board.quad, b.quad) > _OVERLAP_MOST]
         others = [b for b in found if all(b is not o for o in same)]
         if _new_board(board, others, full, sizes, scale):
             found = [*others, board]
