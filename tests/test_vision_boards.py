@@ -813,6 +813,16 @@ def test_a_board_an_arm_parts_is_turned_by_the_part_that_shows_its_strip(seed, f
     assert len(obs["boards"]) == len(truth["boards"])
 
 
+def test_a_board_whose_print_tells_no_turn_is_read_as_the_part_whose_strip_does():
+    # The benchmark's frame: one sleeve lies across two boards. Each was rebuilt with its
+    # strip hidden and its print told no turn, so both were left unread; their parts
+    # either side of the sleeve, joined, make each board again with a strip that tells it.
+    obs, truth, cond = _recognized(1, 205)
+    assert cond.hand and len(obs["boards"]) == len(truth["boards"]) == 2
+    for expected in truth["boards"]:
+        _assert_every_place_in_view_read(obs, expected, least=13)
+
+
 @pytest.mark.parametrize(("seed", "frame"), [(7, 496), (9, 107)])
 def test_a_navy_sleeve_over_a_boards_places_is_seen_over_them_not_read_as_black_tiles(seed, frame):
     # The benchmark's frames: an arm in a navy sleeve lies over a board's pattern lines

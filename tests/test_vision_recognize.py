@@ -19,6 +19,7 @@ from vision.color import UNKNOWN, WhiteBalance
 from vision.recognize import (
     FORMAT,
     _grown_back,
+    _read_or_rival,
     _rebalanced,
     _said_on_told_side,
     _sides_told,
@@ -435,6 +436,31 @@ def test_a_board_whose_turn_was_untold_is_read_again_under_the_others_balance(mo
     creams.clear()
     assert _untold_rebalanced(None, ["armed"], [], rough, None) == [None]  # no board to balance by
     assert creams == []
+
+
+def test_a_board_whose_turn_nothing_told_is_read_as_its_rival_only_if_unread(monkeypatch) -> None:
+    # A board rebuilt with its strip hidden, and the same board rebuilt from its parts
+    # either side of an arm, whose strip tells a turn: the rival is read only where the
+    # print turns the board at no turn, and kept only if its grid lies on its print.
+    def read_registered(frame, board, rough, cream=None, middle=None):
+        tried.append(board.name)
+        return board.read
+
+    def board(name, read, rival=None):
+        return SimpleNamespace(name=name, read=read, rival=rival)
+
+    monkeypatch.setattr(recognize_module, "read_registered", read_registered)
+    rough = WhiteBalance.identity()
+    placed, off = SimpleNamespace(grid_in_place=True), SimpleNamespace(grid_in_place=False)
+    rival = board("rival", ("rival", placed))
+    tried = []
+    assert _read_or_rival(None, board("untold", ("untold", placed), rival), rough, None) == ("untold", placed)
+    assert tried == ["untold"]
+    tried = []
+    assert _read_or_rival(None, board("untold", None, rival), rough, None) == ("rival", placed)
+    assert tried == ["untold", "rival"]
+    assert _read_or_rival(None, board("untold", None, board("rival", ("rival", off))), rough, None) is None
+    assert _read_or_rival(None, board("untold", None), rough, None) is None
 
 
 @pytest.mark.parametrize(("grown_side", "on_grey_wall", "kept"),

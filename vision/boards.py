@@ -57,6 +57,9 @@ class BoardFind:
     confidence: float
     # False when the strip that tells the owner's top is hidden: the cells' print must tell it.
     turn_told: bool = True
+    # Of a board whose turn is untold, the same board rebuilt from another of its outlines
+    # whose strip tells its turn: read where the print tells none (see find_boards).
+    rival: BoardFind | None = None
 
     @property
     def center(self) -> np.ndarray:
@@ -220,7 +223,20 @@ def find_boards(small: np.ndarray, blue: np.ndarray, scale: float, full: np.ndar
             found = [*others, board]
         else:
             pieces.append(contour)
-    found += _joined(pieces, found, small, scale, full, wb=wb, to_mm=to_mm, sizes=sizes, cover=cover)
+    # The parts an arm leaves of a board found with its turn untold may make it again,
+    # with a strip that tells its turn: that one is kept as its rival, read where the
+    # print tells the untold one's turn nowhere (seed 1 frame 205: two boards under one
+    # sleeve, left unread, 36 places). It does not take the board's place: a strip in a
+    # part can tell a turn wrong (seed 8 frame 211, held out: a quarter off, where the
+    # print turned the board untold and it was read exactly).
+    for board in _joined(pieces, [b for b in found if b.turn_told], small, scale, full, wb=wb, to_mm=to_mm,
+                         sizes=sizes, cover=cover):
+        untold = [k for k, b in enumerate(found)
+                  if not b.turn_told and _overlap(board.quad, b.quad) > _OVERLAP_MOST]
+        if untold and board.turn_told:
+            found[untold[0]] = replace(found[untold[0]], rival=board)
+        elif _new_board(board, found, full, sizes, scale):
+            found.append(board)
     return _not_far_smaller(found, scale)
 
 

@@ -63,7 +63,7 @@ def analyse(frame_bgr: np.ndarray, players: int | None = None) -> Recognition:
     # Boards lie round the table: the middle of them is its middle, which a board whose
     # turn is hidden faces (see read_registered).
     middle = np.mean([b.center for b in finds], axis=0) if len(finds) >= 2 else None
-    found = [read_registered(frame, b, rough, middle=middle) for b in finds]
+    found = [_read_or_rival(frame, b, rough, middle) for b in finds]
     readings = [r for r in found if r is not None]
     readings = _rebalanced(frame, readings, rough)
     unread = [b for b, r in zip(finds, found, strict=True) if r is None]
@@ -108,6 +108,19 @@ def analyse(frame_bgr: np.ndarray, players: int | None = None) -> Recognition:
         "center": center.as_json() if center is not None else {"tiles": {}, "marker": False, "unknown": 0},
     }
     return Recognition(observation, readings, factories, center)
+
+
+def _read_or_rival(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
+                   middle: np.ndarray | None) -> tuple[BoardFind, BoardReading] | None:
+    """A board read where its print is (cells.read_registered); one whose turn neither its
+    strip nor its print tells, read as its rival (BoardFind.rival) if that one's grid
+    lies on its print. None if neither is read."""
+    read = read_registered(frame, board, rough, middle=middle)
+    if read is None and board.rival is not None:
+        again = read_registered(frame, board.rival, rough, middle=middle)
+        if again is not None and again[1].grid_in_place:
+            return again
+    return read
 
 
 # Points of the pile read as no tile, in a frame flagged occluded, that leave the pile
