@@ -827,11 +827,14 @@ def _turned_to_print(frame: np.ndarray, board: BoardFind, rough: WhiteBalance, t
         # A turn whose moved grid has too few wall cells in view to judge the print by
         # may be the board's as well: no turn is then the one. (Seed 9, frame 428: the
         # place models saw the arm over all but five of the wall's cells at the board's
-        # turn, and the print was found, on eight cells, at a wrong one.)
+        # turn, and the print was found, on eight cells, at a wrong one.) Not where a turn's
+        # print shows clearly over the whole wall, sleeve and all, not only on the cells in
+        # view (seed 1, frame 167: found so at the board's turn, 12 places read right).
         moved = [m for m in (_moved_grid(frame, other, rough, cream) for other in tried) if m is not None]
         round_hand = [(there, _floor_unread_but_empty(again)) for there, again, _ in moved
                       if _print_clear(again) or _print_clear(again, in_view=True)]
-        if any(not _print_clear(again) and not _print_judged(again) for _, again, _ in moved):
+        if any(not _print_clear(again) and not _print_judged(again) for _, again, _ in moved) \
+                and not any(_print_clear(again) for _, again in round_hand):
             return None
     only = round_hand or grey
     if len(only) == 1:
