@@ -216,8 +216,8 @@ def find_boards(small: np.ndarray, blue: np.ndarray, scale: float, full: np.ndar
         if board is None:
             same = []
         else:
-            rivals = rebuilt + ([b for b in found if not b.turn_told] if board.turn_told else [])
-            same = [b for b in rivals if _overlap(board.quad, b.quad) > _OVERLAP_MOST]
+            replaceable = rebuilt + ([b for b in found if not b.turn_told] if board.turn_told else [])
+            same = [b for b in replaceable if _overlap(board.quad, b.quad) > _OVERLAP_MOST]
         others = [b for b in found if all(b is not o for o in same)]
         if _new_board(board, others, full, sizes, scale):
             found = [*others, board]
