@@ -477,7 +477,7 @@ def test_a_board_no_turn_of_whose_grid_is_on_the_print_takes_the_turn_it_is_foun
     # found round is the board's, its floor unread unless read empty (the grid is fitted
     # to the part of the wall round the hand); found round two turns, or none, it tells
     # nothing. Nor does it where the hand leaves too few wall cells in view round another
-    # turn to judge the print by there.
+    # turn to judge the print by there, unless the one turn shows it over the whole wall.
     unplaced = dataclasses.replace(_wall_reading(np.zeros(25, bool)), grid_in_place=False)
     in_view = _wall_reading(np.arange(25) < 9)
     hardly_in_view = _wall_reading(np.arange(25) < 7)
@@ -505,6 +505,7 @@ def test_a_board_no_turn_of_whose_grid_is_on_the_print_takes_the_turn_it_is_foun
     assert turn({1: in_view, 2: in_view}) is None
     assert turn({}) is None
     assert turn({2: in_view, 3: hardly_in_view}) is None
+    assert turn({2: _wall_reading(np.ones(25, bool)), 3: hardly_in_view})[0] == 12
     # round a turn the print is not found at (a step on), it is judged not there
     assert turn({2: in_view, 3: _wall_reading(np.arange(25) < 9, shift=1)})[0] == 12
     # A turn whose grid shows the print in view is taken without looking round any.
