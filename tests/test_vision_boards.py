@@ -1400,3 +1400,33 @@ def test_a_grey_wall_in_an_arms_shade_keeps_its_grid():
     obs, truth, cond = _recognized(7, 348)
     assert cond.hand and truth["boards"][3]["side"] == "grey"
     _assert_found_and_read(obs, truth["boards"][3], least_right=40)
+
+
+@pytest.mark.parametrize(("seed", "frame", "board"), [(7, 196, 1), (7, 64, 1)])
+def test_a_floor_a_grid_fitted_to_the_wall_puts_off_is_read_where_the_panel_places_it(seed, frame, board):
+    # Seed 7, frames 196 and 64 (the benchmark's): a board's grid moved onto its wall's
+    # print lay 54 and 41 crop px off along the floor at its first place, and the floor
+    # was read a place along, a place of it surely wrong. Placed by the panel's left
+    # edge, every place in view is read right.
+    obs, truth, _ = _recognized(seed, frame)
+    expected = truth["boards"][board]
+    found = _nearest(obs, expected)
+    assert found["rotation"] == expected["rotation"] and any(expected["floor"])
+    assert [r for r, t in zip(_places(found), _places(expected), strict=True) if t != "unknown"] \
+        == [t for t in _places(expected) if t != "unknown"]
+    _assert_nothing_read_wrong(obs, truth)
+
+
+def test_a_grid_fitted_round_a_hand_reads_the_floor_the_panels_edge_places():
+    # Seed 1, frame 167 (the benchmark's): a sleeve over half a board's wall; its grid,
+    # fitted to the wall round it, could lie a place off along the floor, which was left
+    # unread for it. The panel's left edge shows where the floor lies: its tile is read.
+    obs, truth, cond = _recognized(1, 167)
+    assert cond.hand
+    expected = truth["boards"][0]
+    found = _nearest(obs, expected)
+    assert np.hypot(*np.subtract(found["center"], expected["center"])) < 20
+    shown = [i for i, t in enumerate(expected["floor"]) if t != "unknown"]
+    assert [found["floor"][i] for i in shown] == [expected["floor"][i] for i in shown]
+    assert any(expected["floor"][i] for i in shown)
+    _assert_nothing_read_wrong(obs, truth)

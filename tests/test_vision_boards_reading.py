@@ -15,6 +15,7 @@ from vision.calibrate import fit_model
 from vision.cells import HIDDEN, PLACE_MODELS, PLACES, place_kind, side_kind
 from vision.color import COLORS, CREAM_RGB, UNKNOWN, WhiteBalance
 from vision.factories import FACTORY_MODEL
+from vision.geometry import apply_h
 from vision.recognize import analyse
 from vision.synth import mixed_table, render_table
 
@@ -635,3 +636,42 @@ def test_the_relief_looks_more_say_on_a_board_nothing_lies_over_is_the_coloured_
         assert np.abs(clear - relief).sum() < np.abs(usual - relief).sum()
     else:
         np.testing.assert_array_equal(clear, usual)
+
+
+def _board_in_plain_view() -> tuple[np.ndarray, cells.BoardFind, cells.BoardReading]:
+    # Seed 7, frame 5: a board found exactly, its frame in view all round.
+    content, cond, rng = mixed_table(7, 5)
+    frame, _ = render_table(content, cond, rng)
+    board, reading = analyse(frame).boards[0]
+    return frame, board, reading
+
+
+def _stretched(board: cells.BoardFind, by: float) -> cells.BoardFind:
+    """The board with its grid stretched across by `by` about the wall's middle column,
+    as a grid fitted to the wall alone may be: true panel x = pivot + (x - pivot) * by."""
+    pivot = cells._FLOOR_PIVOT
+    stretch = np.array([[by, 0.0, pivot * (1 - by)], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
+    return dataclasses.replace(board, panel_h=board.panel_h @ stretch)
+
+
+def test_the_floor_is_placed_along_its_row_by_the_panels_left_edge():
+    frame, board, reading = _board_in_plain_view()
+    along = cells._floor_along(frame, board.panel_h, reading.balance)
+    assert along is not None and np.abs(along).max() < cells._FLOOR_MOVE_LEAST
+    # A grid stretched by a tenth puts the floor's first place 57 crop px off, its last 8.
+    pivot, floor_x = cells._FLOOR_PIVOT, cells.CENTERS[cells._FLOOR_ROWS, 0]
+    truly = pivot + (floor_x - pivot) / 1.1  # where the floor's places lie on that grid
+    along = cells._floor_along(frame, _stretched(board, 1.1).panel_h, reading.balance)
+    np.testing.assert_allclose(along, truly - floor_x, atol=4.0)
+    again = cells.read_board(frame, _stretched(board, 1.1), reading.balance, cream=reading.balance)
+    assert again.floor_placed and again.floor == reading.floor
+
+
+def test_a_floor_is_not_placed_where_the_panels_left_edge_does_not_show():
+    frame, board, reading = _board_in_plain_view()
+    # An arm's skin over the frame's left side, from the AZUL logo to the last pattern line
+    left = np.array([[-60.0, 100.0], [60.0, 100.0], [60.0, 420.0], [-60.0, 420.0]])
+    hidden = cv2.fillConvexPoly(frame.copy(), np.round(apply_h(board.panel_h, left)).astype(np.int32),
+                                (90, 130, 190))
+    assert cells._floor_along(hidden, board.panel_h, reading.balance) is None
+    assert not cells.read_board(hidden, board, reading.balance, cream=reading.balance).floor_placed

@@ -113,15 +113,18 @@ def floor_tiled():
     return _two_player_table(floor=("red", "blue") + (None,) * 5)
 
 
-@pytest.mark.parametrize("tiles", [False, True])
+@pytest.mark.parametrize(("tiles", "edge"), [(False, False), (True, False), (True, True)])
 def test_a_print_shown_only_on_the_cells_in_view_leaves_the_floor_unread(table, floor_tiled, monkeypatch,
-                                                                          tiles):
+                                                                          tiles, edge):
     # A grid off the print, moved onto a print that shows clearly only on the wall cells
     # nothing lies over (a hand over the rest): fitted to part of the wall, the grid is
     # read on the lines and the wall, but not as far as the floor, unless it reads the
-    # floor empty at every place. Shown nowhere, the board is left unread.
+    # floor empty at every place, or the panel's left edge shows where the floor lies
+    # (`edge`: without it, the edge is taken as not showing). Shown nowhere, the board is
+    # left unread.
     frame, truth, rec = floor_tiled if tiles else table
     clear = cells._print_clear
+    along = cells._floor_along
 
     def in_view_only(reading, in_view=False):
         return in_view and clear(reading)
@@ -132,12 +135,13 @@ def test_a_print_shown_only_on_the_cells_in_view_leaves_the_floor_unread(table, 
     for board, reading in colored:
         assert reading.floor == (["red", "blue"] + [None] * 5 if tiles else [None] * 7)
         monkeypatch.setattr(cells, "_print_clear", in_view_only)
+        monkeypatch.setattr(cells, "_floor_along", along if edge else lambda *args: None)
         _, again = cells.read_registered(frame, _off(board, m), reading.balance)
-        if tiles:
+        if tiles and not edge:
             assert again.floor == [UNKNOWN] * 7
             assert all(again.places[p].value == UNKNOWN for p in cells.PLACES if p[0] == "floor")
         else:
-            assert again.floor == [None] * 7
+            assert again.floor == reading.floor
         read, true = _read_and_true(board, again, truth)
         assert all(r == t for r, t in zip(read, true, strict=True) if r != UNKNOWN)
         assert sum(r == t for r, t in zip(read, true, strict=True)) >= 30

@@ -108,6 +108,7 @@ class BoardReading:
     sure: float | None = None  # how sure anything read (a line said too) had to be, if given (see read_board)
     # the places the first look read, in PLACES order (a second reads more, on a grid off its print too)
     read_first: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(len(PLACES), bool))
+    floor_placed: bool = False  # the floor was placed by the panel's own left edge (see _floor_along)
 
 
 def _sample_windows(panel: np.ndarray, centers: np.ndarray, half: int) -> tuple[np.ndarray, np.ndarray]:
@@ -149,9 +150,14 @@ def read_board(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
     shift = parallax(cam, CENTERS, TILE_LIFT_PX) / 2
     half = _WINDOW_HALF
     h_img, w_img = frame.shape[:2]
-    nudge = _into_frame(board.panel_h, CENTERS + shift, half / s, w_img, h_img)
+    along = _floor_along(frame, board.panel_h, wb)
+    moved = np.zeros_like(CENTERS)
+    if along is not None and np.abs(along).max() >= _FLOOR_MOVE_LEAST:
+        moved[_FLOOR_ROWS, 0] = along
+    nudge = _into_frame(board.panel_h, CENTERS + shift + moved, half / s, w_img, h_img)
     out_of_frame = np.isnan(nudge[:, 0])  # a place no nudge brings into the frame is not seen
     nudge[out_of_frame] = 0.0
+    nudge += moved
     pixels, groups, hists, glare, features = _looks(panel, CENTERS, shift, nudge)
     vivid = _vivid_share(pixels, groups, len(PLACES))
     hists[out_of_frame] = 0
@@ -244,9 +250,11 @@ def read_board(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
     # learned to see a place under something (the truth hides a place mostly out of the
     # frame): such a place is left unknown, but leaves the board not occluded. (Seed 7:
     # 10 of the 11 frames with no hand that the relief look newly flagged.)
-    cut = ~_inside(board.panel_h, (CENTERS + shift)[:, None, :], _RELIEF_REACH * CELL_PX, w_img, h_img)[:, 0]
+    reach = _RELIEF_REACH * CELL_PX
+    cut = ~_inside(board.panel_h, (CENTERS + shift + moved)[:, None, :], reach, w_img, h_img)[:, 0]
     return BoardReading(side, side_conf, lines, floor, wall, places, sampled, float(confidence),
-                        bool((over & ~cut).any()), wb, hists, features, in_place, over, sure, read_first)
+                        bool((over & ~cut).any()), wb, hists, features, in_place, over, sure, read_first,
+                        floor_placed=along is not None)
 
 
 # A place the frame's edge cuts is read from the part of it in view: its windows moved
@@ -552,6 +560,69 @@ def _into_frame(panel_h: np.ndarray, centers: np.ndarray, half: float, width: in
         moved[~inside.any(axis=1)] = np.nan
         nudge[cut] = moved
     return nudge
+
+
+# The floor lies farthest of all places from the wall, its first place 50 crop px in from
+# the panel's left edge, where the board's blue frame ends. A grid fitted to the wall's
+# print, or built from an outline an arm or the frame's edge cut, can lie right on the wall
+# and still off along the floor, more the farther from the wall: by half a place and more
+# at its first (seeds 7 / 9: 10 of 66 / 5 of 78 grids fitted to the print off by over 40
+# crop px there, 2 / 5 of some 1,500 built from an outline; read a place along, or left
+# unread). No tile ever lies against the frame's inner edge between
+# the AZUL logo and the longest pattern line: it is looked for across _EDGE_REACH at
+# _EDGE_ROWS, where a run of the frame's blue (_EDGE_BLUE panel px) gives way to
+# _EDGE_PANEL px of anything else. Found in _EDGE_ROWS_LEAST rows on a straight line,
+# it shows where the panel's left edge lies at the floor, and each floor place is moved
+# along its row as far as the edge is off there, less the nearer it lies to the wall's
+# middle column, where the grid is fitted. (Measured on seeds 7 and 9: the edge found
+# within 3 crop px of the truth's; of the boards so moved, 11 / 11 floors nearer the
+# truth's, 0 / 1 further. Seeds 7 / 9 / 8 / 2 / 1: +3 / -1 / +1 / +1 / 0 boards read
+# exactly, 2 / 2 / 0 / 2 / 2 places fewer surely wrong; the one lost, a floor place now
+# read where the frame's edge cuts it, was read right from the place beside it. Moved
+# down too, by the bonus panel's top edge below the wall: -1 board on seed 9, its edge
+# under a leaning tile or a navy sleeve as often as not.) A floor so placed is read
+# whatever the grid was fitted to (see _floor_unread_but_empty).
+_EDGE_ROWS = np.array([150.0, 190.0, 230.0, 270.0, 310.0, 350.0])  # crop px, down
+_EDGE_HALF = 8.0  # crop px: each row's band, up and down
+_EDGE_REACH = (-330.0, 130.0)  # crop px across
+_EDGE_BLUE, _EDGE_PANEL = 6, 20  # panel px
+_EDGE_ROWS_LEAST = 3
+_EDGE_STRAIGHT = 4.0  # crop px: the most a row's edge may lie off the line through them all
+_FLOOR_ROWS = np.array([i for i, p in enumerate(PLACES) if p[0] == "floor"])
+_FLOOR_PIVOT = wall_center(0, 2)[0]
+_FLOOR_MOVE_LEAST = 15.0  # crop px: a floor nearer than this to where the grid puts it is not moved
+
+
+def _floor_along(frame: np.ndarray, panel_h: np.ndarray, wb: WhiteBalance) -> np.ndarray | None:
+    """How far (crop px, along their row) the floor's places lie from where the grid
+    puts them, by the panel's left edge (see _EDGE_ROWS); None if the edge does not show."""
+    s = _SCALE
+    x0, y0 = _EDGE_REACH[0], _EDGE_ROWS[0] - _EDGE_HALF
+    size = (round((_EDGE_REACH[1] - x0) * s), round((_EDGE_ROWS[-1] + _EDGE_HALF - y0) * s))
+    to_img = panel_h @ np.array([[1 / s, 0, x0], [0, 1 / s, y0], [0, 0, 1.0]])
+    strip = cv2.warpPerspective(frame, np.linalg.inv(to_img), size, flags=cv2.INTER_LINEAR)
+    # (black: out of the frame; a max over the channels' axis takes 20 times as long)
+    seen = np.maximum(np.maximum(strip[..., 0], strip[..., 1]), strip[..., 2]) > 0
+    blue = blue_mask(wb.apply_u8(strip)) > 0
+    bands = [slice(round((y - _EDGE_HALF - y0) * s), round((y + _EDGE_HALF - y0) * s)) for y in _EDGE_ROWS]
+    zero = np.zeros((len(bands), 1), int)
+    is_blue = np.hstack([zero, np.cumsum([blue[b].mean(axis=0) > 0.5 for b in bands], axis=1)])
+    shown = np.hstack([zero, np.cumsum([seen[b].all(axis=0) for b in bands], axis=1)])
+    n_blue, n_panel = _EDGE_BLUE, _EDGE_PANEL
+    i = np.arange(n_blue, size[0] - n_panel + 1)
+    edge = ((is_blue[:, i] - is_blue[:, i - n_blue] == n_blue) & (is_blue[:, i + n_panel] == is_blue[:, i])
+            & (shown[:, i + n_panel] - shown[:, i - n_blue] == n_blue + n_panel))
+    found = edge.any(axis=1)
+    if found.sum() < _EDGE_ROWS_LEAST:
+        return None
+    rows = _EDGE_ROWS[found]
+    edges = x0 + i[len(i) - 1 - np.argmax(edge[found, ::-1], axis=1)] / s  # each row's last edge
+    slope = np.dot(rows - rows.mean(), edges - edges.mean()) / np.dot(rows - rows.mean(), rows - rows.mean())
+    off = edges.mean() + slope * (rows - rows.mean())
+    if np.abs(off - edges).max() > _EDGE_STRAIGHT:
+        return None
+    off = edges.mean() + slope * (floor_center(0)[1] - rows.mean())
+    return off * (1 - CENTERS[_FLOOR_ROWS, 0] / _FLOOR_PIVOT)
 
 
 def _inside(panel_h: np.ndarray, centers: np.ndarray, half: float, width: int, height: int) -> np.ndarray:
@@ -938,7 +1009,8 @@ def _moved_grid(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
 
 
 def _floor_unread_but_empty(reading: BoardReading) -> BoardReading:
-    """The reading with its floor unknown, unless it reads empty at every place.
+    """The reading with its floor unknown, unless it reads empty at every place or the
+    panel's edge placed it.
 
     A grid fitted to part of the wall may read the floor a place along. A floor read
     empty at all seven places is empty all the same, but for its first place when the
@@ -946,11 +1018,14 @@ def _floor_unread_but_empty(reading: BoardReading) -> BoardReading:
     there would be missed. (Seeds 7 / 9 / 8 / 2 / 1: 0 / +7 / +3 / 0 / 0 places read
     right, none surely wrong; a floor holding tiles kept where the grid was fitted to
     the whole wall round a hand: seed 2 read two a place along, surely, seed 2 frame 241.)
+    A floor the panel's left edge placed (see _floor_along) is read as it is: the edge,
+    not the grid, says where it lies. (Seeds 7 / 9 / 8 / 2 / 1: 0 / 0 / +2 / 0 / +1
+    boards read exactly, none more wrong.)
     Either way the floor does not count among the places read first, which choices
     between outlines go by: counted, a grid moved onto the print on an outline grown
     77 px off was chosen over the outline grown right (seed 9, frame 365)."""
     read_first = reading.read_first & np.array([p[0] != "floor" for p in PLACES])
-    if reading.floor == [None] * 7:
+    if reading.floor == [None] * 7 or reading.floor_placed:
         return dataclasses.replace(reading, read_first=read_first)
     places = {p: Reading(UNKNOWN, r.confidence) if p[0] == "floor" else r for p, r in reading.places.items()}
     return dataclasses.replace(reading, places=places, floor=[UNKNOWN] * 7, read_first=read_first)
