@@ -675,3 +675,16 @@ def test_a_floor_is_not_placed_where_the_panels_left_edge_does_not_show():
                                 (90, 130, 190))
     assert cells._floor_along(hidden, board.panel_h, reading.balance) is None
     assert not cells.read_board(hidden, board, reading.balance, cream=reading.balance).floor_placed
+
+
+def test_a_floor_place_read_empty_before_a_tile_is_read_as_the_whole_floor_reads_it():
+    R = cells.Reading
+    whole = [R("marker", 0.83), R("yellow", 0.99)] + [R(None, 0.99)] * 5
+    # The marker under glare, read empty alone, before a tile read surely: the floor fills
+    # from the left, so the floor read whole says what lies there.
+    alone = [R(None, 0.85), R("yellow", 0.99)] + [R(None, 0.99)] * 5
+    assert [r.value for r in cells._floor_filled(alone, whole)] == ["marker", "yellow"] + [None] * 5
+    # Read empty after the tiles, or unread, a place is read as before: alone where sure.
+    alone = [R("marker", 0.9), R(UNKNOWN, 0.5), R(None, 0.95)] + [R(None, 0.99)] * 4
+    whole = [R("marker", 0.9), R("red", 0.81), R(UNKNOWN, 0.7)] + [R(None, 0.99)] * 4
+    assert [r.value for r in cells._floor_filled(alone, whole)] == ["marker", "red"] + [None] * 5
