@@ -108,7 +108,7 @@ class BoardReading:
     sure: float | None = None  # how sure anything read (a line said too) had to be, if given (see read_board)
     # the places the first look read, in PLACES order (a second reads more, on a grid off its print too)
     read_first: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(len(PLACES), bool))
-    floor_placed: bool = False  # the floor was placed by the panel's own left edge (see _floor_along)
+    floor_placed: bool = False  # the panel's left edge showed where the floor lies (see _floor_along)
 
 
 def _sample_windows(panel: np.ndarray, centers: np.ndarray, half: int) -> tuple[np.ndarray, np.ndarray]:
@@ -568,13 +568,13 @@ def _into_frame(panel_h: np.ndarray, centers: np.ndarray, half: float, width: in
 # and still off along the floor, more the farther from the wall: by half a place and more
 # at its first (seeds 7 / 9: 10 of 66 / 5 of 78 grids fitted to the print off by over 40
 # crop px there, 2 / 5 of some 1,500 built from an outline; read a place along, or left
-# unread). No tile ever lies against the frame's inner edge between
-# the AZUL logo and the longest pattern line: it is looked for across _EDGE_REACH at
-# _EDGE_ROWS, where a run of the frame's blue (_EDGE_BLUE panel px) gives way to
-# _EDGE_PANEL px of anything else. Found in _EDGE_ROWS_LEAST rows on a straight line,
-# it shows where the panel's left edge lies at the floor, and each floor place is moved
-# along its row as far as the edge is off there, less the nearer it lies to the wall's
-# middle column, where the grid is fitted. (Measured on seeds 7 and 9: the edge found
+# unread). No tile ever lies against the frame's inner edge between the AZUL logo and the
+# longest pattern line: it is looked for across _EDGE_REACH at _EDGE_ROWS, where a run of
+# the frame's blue (_EDGE_BLUE panel px) gives way to _EDGE_PANEL px of anything else.
+# Found in _EDGE_ROWS_LEAST rows on a straight line, it shows where the panel's left edge
+# lies at the floor, and each floor place is moved along its row as far as the edge is
+# off there, less the nearer it lies to the wall's middle column, where the grid is
+# fitted. (Measured on seeds 7 and 9: the edge found
 # within 3 crop px of the truth's; of the boards so moved, 11 / 11 floors nearer the
 # truth's, 0 / 1 further. Seeds 7 / 9 / 8 / 2 / 1: +3 / -1 / +1 / +1 / 0 boards read
 # exactly, 2 / 2 / 0 / 2 / 2 places fewer surely wrong; the one lost, a floor place now
@@ -618,10 +618,9 @@ def _floor_along(frame: np.ndarray, panel_h: np.ndarray, wb: WhiteBalance) -> np
     rows = _EDGE_ROWS[found]
     edges = x0 + i[len(i) - 1 - np.argmax(edge[found, ::-1], axis=1)] / s  # each row's last edge
     slope = np.dot(rows - rows.mean(), edges - edges.mean()) / np.dot(rows - rows.mean(), rows - rows.mean())
-    off = edges.mean() + slope * (rows - rows.mean())
-    if np.abs(off - edges).max() > _EDGE_STRAIGHT:
+    if np.abs(edges.mean() + slope * (rows - rows.mean()) - edges).max() > _EDGE_STRAIGHT:
         return None
-    off = edges.mean() + slope * (floor_center(0)[1] - rows.mean())
+    off = edges.mean() + slope * (floor_center(0)[1] - rows.mean())  # the edge at the floor's row
     return off * (1 - CENTERS[_FLOOR_ROWS, 0] / _FLOOR_PIVOT)
 
 
@@ -1545,8 +1544,9 @@ def _floor_filled(alone: list[Reading], whole: list[Reading]) -> list[Reading]:
     as a tile: the floor fills from the left, so one of the two is wrong, and the floor
     read whole weighs both. (Seed 9, frame 295: the first-player marker under glare read
     empty at 0.85, the yellow tile after it at 0.99; read whole, the marker at 0.83.
-    Seeds 7 / 9 / 8 / 2 / 1: 0 / +1 boards read exactly, 0 / 2 / 0 / 0 / 0 fewer places
-    surely wrong, and of the places the truth hides, 1 / 1 / 5 / 1 / 3 fewer read wrong.)"""
+    Seeds 7 / 9 / 8 / 2 / 1: 0 / +1 / 0 / 0 / 0 boards read exactly, 0 / 2 / 0 / 0 / 0
+    fewer places surely wrong, and of the places the truth hides, 1 / 1 / 5 / 1 / 3 fewer
+    read wrong.)"""
     tiled = [r.value not in (None, UNKNOWN) for r in alone]
     return [w if a.value == UNKNOWN or (a.value is None and any(tiled[j + 1:])) else a
             for j, (a, w) in enumerate(zip(alone, whole, strict=True))]
