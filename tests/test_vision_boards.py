@@ -1441,3 +1441,22 @@ def test_a_marker_read_empty_before_a_tile_on_the_floor_is_read_with_it():
     assert expected["floor"][:2] == ["marker", "yellow"]
     assert found["floor"] == expected["floor"]
     _assert_nothing_read_wrong(obs, truth)
+
+
+def test_a_board_a_dark_navy_sleeve_joins_its_outline_to_is_found_and_read():
+    # Seed 7, frame 360 (the benchmark's): a navy sleeve over the right of a board shows
+    # the boards' blue in patches, too few to be taken out as a sleeve; joined to the
+    # board's frame, it bent the outline off along itself and the board was not found
+    # (37 places). Taken out with its dark blue, the board is found and read.
+    obs, truth, cond = _recognized(7, 360)
+    assert cond.hand and len(obs["boards"]) == len(truth["boards"])
+    _assert_every_place_in_view_read(obs, truth["boards"][0], least=30)
+    _assert_nothing_read_wrong(obs, truth)
+
+
+def test_a_blue_grey_mat_beside_a_board_found_whole_leaves_it_whole():
+    # Seed 7, frame 166 (the benchmark's): a blue-grey felt mat under a board's corner is
+    # as wide as a sleeve in dark blue. Taken out before the board was looked for, it cut
+    # the corner off (10 places unread, one read wrong); the board is read exactly.
+    obs, truth, _ = _recognized(7, 166)
+    _assert_read_exactly(obs, truth["boards"][1])

@@ -147,6 +147,29 @@ def find_boards(small: np.ndarray, blue: np.ndarray, scale: float, full: np.ndar
     mask = cv2.morphologyEx(blue, cv2.MORPH_CLOSE, closing)
     width = mask.shape[1]
     wide = _wide_blue(mask, round(_WIDE_BLUE * width), _WIDE_BLUE_AREA * width**2)
+    found, missed = _boards_in(mask, small, blue, scale, full, wide=wide, wb=wb, closing=closing)
+    if missed.any():
+        # A dark navy sleeve shows the boards' blue only in patches, too few to make it
+        # wide: joined to the frame of a board it lies over, it bends that board's outline
+        # off along itself (seed 7 frame 360). Taken out with its dark blue, the boards
+        # the outlines it joined made none of are looked for again. Not in the first
+        # place: a blue-grey felt mat's dark blue is wide too, and beside a board found
+        # whole it would cut that board's corner off (seed 7 frame 166).
+        dark = cv2.inRange(cv2.cvtColor(small, cv2.COLOR_BGR2HSV), *_DARK_BLUE_HSV)
+        sleeve_ish = cv2.morphologyEx(blue | dark, cv2.MORPH_CLOSE, closing)
+        sleeves = _wide_blue(sleeve_ish, round(_WIDE_BLUE * width), _WIDE_BLUE_AREA * width**2) & ~wide
+        if (sleeves & missed).any():
+            again, _ = _boards_in(mask, small, blue, scale, full, wide=wide | sleeves, wb=wb,
+                                  closing=closing)
+            found += [b for b in again if _missed_board(b, missed, found, full, scale)]
+    return _not_far_smaller(found, scale)
+
+
+def _boards_in(mask: np.ndarray, small: np.ndarray, blue: np.ndarray, scale: float, full: np.ndarray, *,
+               wide: np.ndarray, wb: WhiteBalance, closing: np.ndarray) -> tuple[list[BoardFind], np.ndarray]:
+    """The boards the closed blue `mask` outlines where it is not `wide` (sleeves,
+    taken out); and where the outlines that made no board lie (their hulls), but those
+    within a board found."""
     mask = np.where(wide, 0, mask).astype(np.uint8)
     cover = _Sleeves.of(wide) if wide.any() else None
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
@@ -237,7 +260,22 @@ def find_boards(small: np.ndarray, blue: np.ndarray, scale: float, full: np.ndar
             found[untold[0]] = replace(found[untold[0]], rival=board)
         elif _new_board(board, found, full, sizes, scale):
             found.append(board)
-    return _not_far_smaller(found, scale)
+    missed = np.zeros(mask.shape, np.uint8)
+    for contour in pieces:
+        middle = contour.reshape(-1, 2).mean(axis=0)
+        if all(cv2.pointPolygonTest((b.quad * scale).astype(np.float32), tuple(map(float, middle)), False) < 0
+               for b in found):
+            cv2.fillPoly(missed, [cv2.convexHull(contour)], 1)
+    return found, missed > 0
+
+
+def _missed_board(board: BoardFind, missed: np.ndarray, found: list[BoardFind], full: np.ndarray,
+                  scale: float) -> bool:
+    """Whether a board found again, a sleeve taken out, is one the first look missed:
+    its middle where an outline that made no board lay, and no board found near it."""
+    x, y = np.round(board.center * scale).astype(int)
+    return bool(0 <= y < missed.shape[0] and 0 <= x < missed.shape[1] and missed[y, x]) \
+        and _new_board(board, found, full, None, scale)
 
 
 def _cut_boards(cut: list[np.ndarray], found: list[BoardFind], small: np.ndarray, scale: float,
@@ -373,6 +411,8 @@ _PLANE_SURE = 0.5
 _WIDE_BLUE = 27 / 960  # of the detection width
 _WIDE_BLUE_AREA = 3000 / 960**2  # of its square
 _WIDE_BLUE_REDUCE = 3
+# A dark navy sleeve's blue, of a saturation a blue-grey felt mat's stays under.
+_DARK_BLUE_HSV = ((94, 55, 20), (128, 255, 120))
 
 
 def _wide_blue(mask: np.ndarray, k: int, least: float) -> np.ndarray:
