@@ -151,10 +151,10 @@ def find_boards(small: np.ndarray, blue: np.ndarray, scale: float, full: np.ndar
     if missed.any():
         # A dark navy sleeve shows the boards' blue only in patches, too few to make it
         # wide: joined to the frame of a board it lies over, it bends that board's outline
-        # off along itself (seed 7 frame 360). Taken out with its dark blue, the boards
-        # the outlines it joined made none of are looked for again. Not in the first
-        # place: a blue-grey felt mat's dark blue is wide too, and beside a board found
-        # whole it would cut that board's corner off (seed 7 frame 166).
+        # off along itself (seed 7 frame 360). The boards are looked for again with it
+        # taken out, dark blue and all, and those found where an outline made none are
+        # kept. Not in the first look: a blue-grey felt mat's dark blue is as wide, and
+        # beside a board found whole it would cut that board's corner off (seed 7 frame 166).
         dark = cv2.inRange(cv2.cvtColor(small, cv2.COLOR_BGR2HSV), *_DARK_BLUE_HSV)
         sleeve_ish = cv2.morphologyEx(blue | dark, cv2.MORPH_CLOSE, closing)
         sleeves = _wide_blue(sleeve_ish, round(_WIDE_BLUE * width), _WIDE_BLUE_AREA * width**2) & ~wide
@@ -169,7 +169,7 @@ def _boards_in(mask: np.ndarray, small: np.ndarray, blue: np.ndarray, scale: flo
                wide: np.ndarray, wb: WhiteBalance, closing: np.ndarray) -> tuple[list[BoardFind], np.ndarray]:
     """The boards the closed blue `mask` outlines where it is not `wide` (sleeves,
     taken out); and where the outlines that made no board lie (their hulls), but those
-    within a board found."""
+    whose middle lies within a board found."""
     mask = np.where(wide, 0, mask).astype(np.uint8)
     cover = _Sleeves.of(wide) if wide.any() else None
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
@@ -411,7 +411,9 @@ _PLANE_SURE = 0.5
 _WIDE_BLUE = 27 / 960  # of the detection width
 _WIDE_BLUE_AREA = 3000 / 960**2  # of its square
 _WIDE_BLUE_REDUCE = 3
-# A dark navy sleeve's blue, of a saturation a blue-grey felt mat's stays under.
+# A navy sleeve's dark blue (in seed 7 frame 360: saturation 49-97, brightness 66-132,
+# 5th to 95th percentile). A grey felt mat's noise stays under this saturation (42-53);
+# a blue-grey mat's does not (52-65), which is why only a second look takes it out.
 _DARK_BLUE_HSV = ((94, 55, 20), (128, 255, 120))
 
 
