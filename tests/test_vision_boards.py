@@ -1457,6 +1457,6 @@ def test_a_board_a_dark_navy_sleeve_joins_its_outline_to_is_found_and_read():
 def test_a_blue_grey_mat_beside_a_board_found_whole_leaves_it_whole():
     # Seed 7, frame 166 (the benchmark's): a blue-grey felt mat under a board's corner is
     # as wide as a sleeve in dark blue. Taken out before the board was looked for, it cut
-    # the corner off (10 places unread, one read wrong); the board is read exactly.
+    # the corner off (nine places unread, one read wrong); the board is read exactly.
     obs, truth, _ = _recognized(7, 166)
     _assert_read_exactly(obs, truth["boards"][1])
