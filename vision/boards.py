@@ -262,11 +262,16 @@ def _boards_in(mask: np.ndarray, small: np.ndarray, blue: np.ndarray, scale: flo
             found.append(board)
     missed = np.zeros(mask.shape, np.uint8)
     for contour in pieces:
-        middle = contour.reshape(-1, 2).mean(axis=0)
-        if all(cv2.pointPolygonTest((b.quad * scale).astype(np.float32), tuple(map(float, middle)), False) < 0
-               for b in found):
+        middle = contour.reshape(-1, 2).mean(axis=0, keepdims=True) / scale
+        if not any(on_board(b, middle)[0] for b in found):
             cv2.fillPoly(missed, [cv2.convexHull(contour)], 1)
     return found, missed > 0
+
+
+def on_board(board: BoardFind, points: np.ndarray) -> np.ndarray:
+    """Which image points lie on the board's outline (a grid off its board reaches past it)."""
+    outline = np.asarray(board.quad, np.float32).reshape(-1, 1, 2)
+    return np.array([cv2.pointPolygonTest(outline, (float(x), float(y)), False) >= 0 for x, y in points])
 
 
 def _missed_board(board: BoardFind, missed: np.ndarray, found: list[BoardFind], full: np.ndarray,

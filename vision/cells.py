@@ -46,6 +46,7 @@ from .boards import (
     bonus_turn,
     frame_covered,
     in_proportion,
+    on_board,
     reduced,
     rotation_of,
     turned,
@@ -192,7 +193,7 @@ def read_board(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
     # proportions (cut short by that arm): what is left in view must show the grid is
     # right, and a grey wall, whose plain block a squeezed grid still finds, cannot.
     whole = in_proportion(board.quad, w_img, h_img)
-    excused = over & _on_board(board, sampled) if whole and over.any() else np.zeros_like(over)
+    excused = over & on_board(board, sampled) if whole and over.any() else np.zeros_like(over)
     in_place = _grid_in_place(np.where(excused[:, None], 0.0, hists), side)
     if not in_place and side == "colored" and whole:
         in_place = _print_in_place_by_contrast(pixels, hists.sum(axis=1) > 0, excused)
@@ -720,12 +721,6 @@ def _grey_wall_in_place(frame: np.ndarray, panel_h: np.ndarray, wb: WhiteBalance
 _GAP_PLACES = ([[("line", k, 0), ("line", k + 1, 0), ("wall", k, 0), ("wall", k + 1, 0)] for k in range(4)]
                + [[("wall", 4, c)] for c in range(5)])
 _RIM_PLACES = [[("wall", r, 4)] for r in range(5)] + [[("wall", 0, c)] for c in range(5)]
-
-
-def _on_board(board: BoardFind, points: np.ndarray) -> np.ndarray:
-    """Which image points lie on the board's outline (a grid off its board reaches past it)."""
-    outline = np.asarray(board.quad, np.float32).reshape(-1, 1, 2)
-    return np.array([cv2.pointPolygonTest(outline, (float(x), float(y)), False) >= 0 for x, y in points])
 
 
 def _beside(windows: list[list[tuple]], over: np.ndarray) -> np.ndarray:
