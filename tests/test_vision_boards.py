@@ -1086,13 +1086,15 @@ def test_a_board_is_turned_as_its_panel_lies(degrees):
     assert boards.rotation_of(panel_h) == round(degrees / 90.0) % 4 * 90
 
 
-@pytest.mark.parametrize(("frame", "board"), [(29, 3), (186, 1), (435, 2)])
-def test_a_pale_tile_on_its_print_is_read_on_a_board_nothing_lies_over(frame, board):
-    # Seed 7 (the benchmark's): a yellow or white tile on its pale printed wall cell, whose
+@pytest.mark.parametrize(("seed", "frame", "board"),
+                         [(7, 29, 3), (7, 186, 1), (7, 435, 2), (7, 435, 1), (9, 108, 3)])
+def test_a_pale_tile_on_its_print_is_read_on_a_board_nothing_lies_over(seed, frame, board):
+    # The benchmark's frames: a yellow or white tile on its pale printed wall cell, whose
     # relief look's model was sure of the tile and whose colour looks' was sure of the
     # print, was read 0.64-0.77 sure: unknown. Nothing lies over the board to show a
-    # relief no tile has.
-    obs, truth, cond = _recognized(7, frame)
+    # relief no tile has. (Seed 7 frame 435 board 1 and seed 9 frame 108: the relief look
+    # 0.84 and 0.82 sure, read 0.76 and 0.74 at nine times the colour looks' say.)
+    obs, truth, cond = _recognized(seed, frame)
     assert not cond.hand
     _assert_read_exactly(obs, truth["boards"][board])
 
