@@ -1108,6 +1108,25 @@ def test_a_board_something_lies_over_reads_its_wall_as_the_colour_looks_also_say
     _assert_nothing_read_wrong(obs, truth)
 
 
+def test_a_place_in_shade_is_lightened_beside_a_hand_over_many_places():
+    # Seed 9, frame 118 (the benchmark's): the first pattern line's place lies in the
+    # shadow of a hand whose fingers lie over seven wall cells, more places unsure than
+    # a board's places are looked at again beside; lightened, it reads empty.
+    obs, truth, cond = _recognized(9, 118)
+    assert cond.hand
+    _assert_every_place_in_view_read(obs, truth["boards"][0], least=30, near=25.0)  # (4000 px across)
+
+
+def test_a_grey_walls_cell_is_not_lightened_on_a_board_with_many_places_unsure():
+    # Seed 1, frame 213: a grey board half read under an arm. Lightened by the grey print
+    # round it, which is darker than the cream a shade is measured by, an empty cell of
+    # its wall read yellow.
+    obs, truth, cond = _recognized(1, 213)
+    expected = truth["boards"][1]
+    assert cond.hand and expected["side"] == "grey" and expected["wall"][0][3] is None
+    assert _nearest(obs, expected)["wall"][0][3] in (None, "unknown")
+
+
 @pytest.mark.parametrize(("seed", "frame", "board"), [(7, 194, 0), (9, 22, 0)])
 def test_a_board_whose_strip_and_cream_an_arm_hides_is_read_under_the_others_balance(seed, frame, board):
     # The benchmark's frames: an arm over a board's strip left its turn untold, and over

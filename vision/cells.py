@@ -220,14 +220,19 @@ def read_board(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
         again = np.array([r.value == UNKNOWN for r in places.values()]) & ~out_of_frame
         if side_conf < SIDE_SURE:
             again &= np.array([p[0] != "wall" for p in PLACES])
+        # Then a place in a shade, still unread or read black, is looked at lightened: in
+        # its own windows, so also on a board with many places unsure (an arm's shadow
+        # leaves many so), bar the grey wall's there (see _SHADE_RING).
+        shaded = again.copy()
         if (again & ~over).sum() > _UNSURE_MOST:
             again &= over
-        # Then a place in a shade, still unread or read black, is looked at lightened.
+            if side != "colored":
+                shaded &= np.array([p[0] != "wall" for p in PLACES])
         looks_again = [
             lambda looked, places: _past_over(panel, looked, again, side, shift=shift, nudge=nudge,
                                               panel_h=board.panel_h, size=(w_img, h_img)),
             lambda looked, places: _in_shade(
-                panel, looked, np.array([r.value == UNKNOWN for r in places.values()]) & again,
+                panel, looked, np.array([r.value == UNKNOWN for r in places.values()]) & shaded,
                 np.array([r.value == "black" and not (side == "grey" and p[0] == "wall")
                           for p, r in places.items()]) & ~out_of_frame,
                 side, shift=shift, nudge=nudge),
@@ -476,7 +481,14 @@ def leans_on(first: np.ndarray, classes: list) -> int | None:
 # fewer read wrong, none more; of the places the truth hides, 6 / 4 / 7 more read, 2 /
 # 3 / 2 of them wrong, all in frames seen occluded. Every place read, lightened and read
 # again, grey wall and all: 30 / 15 more read wrong. Without each side's print needed:
-# a red sleeve's shaded edge, lightened, read as three red tiles.)
+# a red sleeve's shaded edge, lightened, read as three red tiles.) On a board with more
+# than _UNSURE_MOST places unsure, whose other places are looked at again only where
+# something stands over them, the places in shade are still lightened: seed 9 frame 118,
+# the first pattern line's place in the shadow of a hand whose fingers lie over seven
+# wall cells. Not the grey wall's there, whose grey print lightens too much: a yellow
+# tile read red and an empty cell yellow (seeds 8 and 1, boards half read under an arm).
+# (Seeds 7 / 9 / 8 / 2 / 1: 0 / +1 / 0 / 0 / 0 boards read exactly, none more wrong; of
+# the places the truth hides, 0 / 1 / 5 / 0 / 0 fewer read, 0 / 1 / 2 / 0 / 0 fewer wrong.)
 _SHADE_RING = (0.45, 1.0)
 _SHADE_PLAIN = 0.22
 _SHADE_TOP = 90
