@@ -1099,6 +1099,14 @@ def test_a_pale_tile_on_its_print_is_read_on_a_board_nothing_lies_over(seed, fra
     _assert_read_exactly(obs, truth["boards"][board])
 
 
+def test_the_marker_on_the_floor_is_read_where_its_look_is_taken_for_something_over_it():
+    # Seed 7, frame 246 (the benchmark's): the first-player marker on a floor's first
+    # place, 0.63 the marker and 0.33 something over it, no hand in the frame.
+    obs, truth, cond = _recognized(7, 246)
+    assert not cond.hand and truth["boards"][0]["floor"][0] == "marker"
+    _assert_read_exactly(obs, truth["boards"][0])
+
+
 def test_a_board_something_lies_over_reads_its_wall_as_the_colour_looks_also_say():
     # Seed 9, frame 195 (the benchmark's): an arm lies over the table. Had the relief look
     # the same say on every board, this board's pattern lines were read on a grid off by

@@ -145,6 +145,17 @@ def test_the_marker_is_read_whatever_share_the_model_gives_to_something_over_it(
     assert cells._decode_floor(floor, [True] * 7)[0].value == UNKNOWN
 
 
+def test_the_share_of_something_over_the_likeliest_marker_leaves_no_doubt_where_the_floor_ends():
+    # Seed 7, frame 246: the marker 0.63, something over it 0.33. Counted as something
+    # over the place, that share said the floor might end before it: read 0.72 sure.
+    floor = [_place(marker=0.63, hidden=0.33, none=0.04)] + [_place(none=0.99)] * 6
+    read = cells._decode_floor(floor, [True] * 7)
+    assert read[0].value == "marker" and read[0].confidence > 0.9
+    # Where something over the place is likelier, it still hides the place.
+    floor[0] = _place(marker=0.33, hidden=0.63, none=0.04)
+    assert cells._decode_floor(floor, [True] * 7)[0].value == UNKNOWN
+
+
 def test_place_models_cover_every_kind_of_place():
     # vision/prototypes.json holds a model for every kind of place on both sides, and for
     # each wall cell's say on the side; each gives a probability for each of its classes.
