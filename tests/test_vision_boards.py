@@ -1107,6 +1107,14 @@ def test_the_marker_on_the_floor_is_read_where_its_look_is_taken_for_something_o
     _assert_read_exactly(obs, truth["boards"][0])
 
 
+def test_a_place_the_frames_edge_cuts_the_relief_look_of_is_read_by_its_colour():
+    # Seed 9, frame 396 (the benchmark's): the frame's edge runs past a board's first floor
+    # place, in view, and cuts the boxes of its relief look, which saw something over it.
+    obs, truth, cond = _recognized(9, 396)
+    assert not cond.hand and truth["boards"][3]["floor"][0] is None
+    _assert_read_exactly(obs, truth["boards"][3])
+
+
 def test_a_board_something_lies_over_reads_its_wall_as_the_colour_looks_also_say():
     # Seed 9, frame 195 (the benchmark's): an arm lies over the table. Had the relief look
     # the same say on every board, this board's pattern lines were read on a grid off by
