@@ -186,7 +186,7 @@ def read_board(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
 
         @functools.cache
         def frame_shown() -> bool:
-            """Whether the board's blue frame shows all round (see _RELIEF_SAY_CLEAR),
+            """Whether the board's blue frame shows all round (see _RELIEF_ALONE_CLEAR),
             judged as boards are found, only when asked: seldom."""
             small, scale = reduced(frame)
             return not frame_covered(board, blue_mask(rough.apply_u8(small)), scale)
@@ -1433,7 +1433,7 @@ _RELIEF_SAY = {f"wall:{c}": 0.75 for c in COLORS}
 # with the frame not judged, a sleeve's edge along the top of a wall read as a black tile.
 # From nine times the colour looks' say to the relief look's alone: +1 / +1 / +1 / 0 / +2
 # boards, a white tile seen at 45 degrees under glare read empty, seed 8.)
-_RELIEF_SAY_CLEAR = 1.0
+_RELIEF_ALONE_CLEAR = frozenset(_RELIEF_SAY)
 
 
 HIDDEN = "hidden"  # a place model's class for something (a hand, a cup) over the place
@@ -1468,11 +1468,11 @@ SIDE_SURE = 0.99
 def place_probabilities(kind: str, features: np.ndarray, *, clear: bool = False) -> tuple[list, np.ndarray]:
     """Classes of a place model and their probabilities for each row of features (for a
     board's place, averaged with its second model's over the colour looks: see COLOUR_ONLY
-    and _RELIEF_SAY; `clear`: on a board nothing lies over, see _RELIEF_SAY_CLEAR)."""
+    and _RELIEF_SAY; `clear`: on a board nothing lies over, see _RELIEF_ALONE_CLEAR)."""
     classes, p = _model_probabilities(PLACE_MODELS[kind], features)
-    if kind in BOARD_KINDS:
+    if kind in BOARD_KINDS and not (clear and kind in _RELIEF_ALONE_CLEAR):
         second = PLACE_MODELS[COLOUR_ONLY + kind]
-        w = _RELIEF_SAY_CLEAR if clear and kind in _RELIEF_SAY else _RELIEF_SAY.get(kind, 0.5)
+        w = _RELIEF_SAY.get(kind, 0.5)
         p = w * p + (1 - w) * _model_probabilities(second, features[:, :COLOUR_COLUMNS])[1]
     return classes, p
 
@@ -1496,7 +1496,7 @@ def _read_places(features: np.ndarray, glare: np.ndarray, hists: np.ndarray, sid
     and read in the first place by themselves); `covered` marks places that something
     plain and dark lies over (see _plain_dark), `cut` those whose relief look the frame's
     edge cuts, read by their colour looks alone (see read_board); `frame_shown`: whether
-    the board's frame shows all round (see _RELIEF_SAY_CLEAR)."""
+    the board's frame shows all round (see _RELIEF_ALONE_CLEAR)."""
     probs = _by_kind(lambda place: place_kind(place, side), list(range(len(PLACES))), features)
     if side == "colored" and not covered.any() and not _seen_over(probs) \
             and sum(float(p.max()) < SURE for _, p in probs.values()) <= _UNSURE_MOST:
