@@ -1143,6 +1143,16 @@ def test_a_grey_walls_cell_is_not_lightened_on_a_board_with_many_places_unsure()
     assert _nearest(obs, expected)["wall"][0][3] in (None, "unknown")
 
 
+def test_a_grid_on_the_print_but_off_it_at_a_corner_is_moved_onto_it():
+    # Seed 9, frame 403 (the benchmark's): a board's grid passed its check, the print in
+    # 0.49 of the wall's windows, but lay 0.7 of a place off at the wall's far corner,
+    # where a cell was left unread. Moved onto the print (0.86), every place reads.
+    obs, truth, cond = _recognized(9, 403)
+    expected = truth["boards"][2]
+    assert cond.hand and expected["side"] == "colored"
+    _assert_every_place_in_view_read(obs, expected, least=40, outline_as_found=True)
+
+
 @pytest.mark.parametrize(("seed", "frame", "board"), [(7, 194, 0), (9, 22, 0)])
 def test_a_board_whose_strip_and_cream_an_arm_hides_is_read_under_the_others_balance(seed, frame, board):
     # The benchmark's frames: an arm over a board's strip left its turn untold, and over
