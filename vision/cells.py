@@ -809,17 +809,19 @@ def _luma_view(frame: np.ndarray, panel_h: np.ndarray,
 def read_registered(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
                     cream: WhiteBalance | None = None,
                     middle: np.ndarray | None = None) -> tuple[BoardFind, BoardReading] | None:
-    """A board read where its print is. When the grid found from the board's outline is
-    off the print (the outline rebuilt wrong round an arm or the frame's edge), or is on
-    a coloured wall whose print it shows only weakly (off by part of a cell, or
-    stretched), the coloured wall's print is searched for round it and the board read
-    there if the print is clear there. A board seen near 45 degrees whose grid is off the
-    print is also tried at its other turns. A grid off the print is left unread only when
-    no placement shows the print. A board whose turn its strip does not tell (something
-    over it) is read at the turn whose grid shows the coloured print clearly; failing
-    that, a grey board at the turn that faces `middle`, the table's middle (image px),
-    if its grid fits a grey wall there (see _facing_middle); with neither, it is no board
-    (None). `cream`, when given, balances the panel (see read_board)."""
+    """A board read where its print is. When the grid found from the board's outline is off
+    the print (the outline rebuilt wrong round an arm or the frame's edge), or is on a
+    coloured wall whose print it shows only weakly (off by part of a cell, or
+    stretched), or shows it clearly but leaves places unread (off towards a corner), the
+    coloured wall's print is searched for round it and the board read there if the print
+    is clear there (and, for a grid that showed it clearly, more places read). A board
+    seen near 45 degrees whose grid is off the print is also tried at its other turns. A
+    grid off the print is left unread only when no placement shows the print. A board
+    whose turn its strip does not tell (something over it) is read at the turn whose
+    grid shows the coloured print clearly; failing that, a grey board at the turn that
+    faces `middle`, the table's middle (image px), if its grid fits a grey wall there
+    (see _facing_middle); with neither, it is no board (None). `cream`, when given,
+    balances the panel (see read_board)."""
     if not board.turn_told:
         told = _turned_to_print(frame, board, rough, (0, 1, 2, 3), cream, round_a_hand=True)
         if told is None and middle is not None:
