@@ -1079,7 +1079,7 @@ def _print_shown(reading: BoardReading) -> float:
 
 def _print_at_cells(reading: BoardReading) -> float:
     """The share of the wall's printed cells (the place model's third look) that show
-    their diagonal's colour."""
+    their diagonal's colour. (The features keep each look's colour-word shares square-rooted.)"""
     words = reading.features[_WALL_ROWS, 2 * _LOOK:2 * _LOOK + len(color.WORD_NAMES)] ** 2
     return float(_diagonal_agreement(words)[0])
 
