@@ -451,6 +451,42 @@ def _wall_reading(clear: np.ndarray, shift: int = 0) -> cells.BoardReading:
                               True, over)
 
 
+def _cells_showing(reading: cells.BoardReading, shown: np.ndarray, *,
+                   out_of_frame: np.ndarray | None = None) -> cells.BoardReading:
+    """`reading` with its printed cells (the place model's third look) showing their
+    print's colour where `shown`, cream elsewhere; the wall cells `out_of_frame` have no
+    histograms, and their third look sees the dark past the frame's edge."""
+    features = np.zeros((len(PLACES), cells.FEATURE_COLUMNS))
+    hists = reading.histograms.copy()
+    third = 2 * cells._LOOK
+    for k, i in enumerate(cells._WALL_ROWS):
+        word = cells._PRINT_WORDS[cells._WALL_DIAGONAL[k]] if shown[k] else "cream"
+        if out_of_frame is not None and out_of_frame[k]:
+            word = "dark"
+            hists[i] = 0
+        features[i, third + cells.color.WORD_NAMES.index(word)] = 1.0  # shares are square-rooted
+    return dataclasses.replace(reading, features=features, histograms=hists)
+
+
+def test_a_grid_moved_onto_the_print_is_judged_on_its_printed_cells_too():
+    # The windows the print is judged by lie halfway to a tile's top, where the camera
+    # the grid implies puts them: a grid off in perspective can show the print there on
+    # 20 cells but on its printed cells on 12. Moved onto the print, on 15 and 20: it
+    # shows the print clearly better on the cells, and is taken.
+    first = _cells_showing(_wall_reading(np.arange(25) < 20), np.arange(25) < 12)
+    moved = _cells_showing(_wall_reading(np.arange(25) < 15), np.arange(25) < 20)
+    assert cells._print_shown(moved) < cells._print_shown(first)
+    assert cells._print_at_cells(first) == pytest.approx(12 / 25)
+    assert cells._print_better(moved, first)
+    assert cells._print_better(first, moved)  # on the first look alone, as before
+    # Not better on either look: not taken.
+    alike = _cells_showing(_wall_reading(np.arange(25) < 20), np.arange(25) < 14)
+    assert not cells._print_better(alike, first)
+    # Cells out of the frame (no histograms) are not counted, whatever their look sees.
+    cut = np.arange(25) >= 20
+    assert cells._print_at_cells(_cells_showing(first, np.arange(25) < 20, out_of_frame=cut)) == 1.0
+
+
 def test_a_hand_over_most_of_the_wall_leaves_the_print_to_the_cells_in_view():
     # A hand over 16 of the wall's 25 cells: the print is not clear over the whole wall,
     # but it is on the nine cells the place model sees nothing over. Fewer than eight

@@ -1079,9 +1079,11 @@ def _print_shown(reading: BoardReading) -> float:
 
 def _print_at_cells(reading: BoardReading) -> float:
     """The share of the wall's printed cells (the place model's third look) that show
-    their diagonal's colour. (The features keep each look's colour-word shares square-rooted.)"""
+    their diagonal's colour. (The features keep each look's colour-word shares
+    square-rooted; a place out of the frame has none in its histograms and is not counted.)"""
     words = reading.features[_WALL_ROWS, 2 * _LOOK:2 * _LOOK + len(color.WORD_NAMES)] ** 2
-    return float(_diagonal_agreement(words)[0])
+    seen = reading.histograms[_WALL_ROWS].sum(axis=1) > 0
+    return float(_diagonal_agreement(np.where(seen[:, None], words, 0.0))[0])
 
 
 def _print_better(moved: BoardReading, reading: BoardReading) -> bool:
