@@ -1099,6 +1099,15 @@ def test_a_pale_tile_on_its_print_is_read_on_a_board_nothing_lies_over(seed, fra
     _assert_read_exactly(obs, truth["boards"][board])
 
 
+def test_a_pale_tile_on_a_pattern_line_is_read_on_a_board_nothing_lies_over():
+    # Seed 9, frame 38 (the benchmark's): a yellow tile under glare on a pattern line,
+    # its relief look's model 0.92 sure of it, its colour looks' 0.97 sure of the plain
+    # cell: averaged, unknown, and the line's count with it.
+    obs, truth, cond = _recognized(9, 38)
+    assert not cond.hand and truth["boards"][1]["lines"][2] == {"color": "yellow", "count": 1}
+    _assert_read_exactly(obs, truth["boards"][1])
+
+
 def test_the_marker_on_the_floor_is_read_where_its_look_is_taken_for_something_over_it():
     # Seed 7, frame 246 (the benchmark's): the first-player marker on a floor's first
     # place, 0.63 the marker and 0.33 something over it, no hand in the frame.

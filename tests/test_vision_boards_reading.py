@@ -319,6 +319,29 @@ def test_on_the_coloured_wall_the_relief_has_the_larger_say(monkeypatch):
     assert wall[0, 1] >= cells.SURE > line[0, 1]
 
 
+def test_on_a_board_nothing_lies_over_a_pattern_line_place_the_relief_is_sure_of_is_read_by_it(monkeypatch):
+    # Only a tile or the marker stands up from a pattern line or the floor: where nothing
+    # lies over the board, a place the relief look's model is sure of is read by it alone
+    # (a pale tile under glare looks like the plain cell in colour). Where it is unsure,
+    # the colour looks keep their even say.
+    def model(column: int, weights: list[float]) -> dict:
+        reads = cells.COLOUR_COLUMNS if column < cells.COLOUR_COLUMNS else cells.FEATURE_COLUMNS
+        w = np.zeros((reads + 1, 2))
+        w[column] = weights
+        return {"classes": [None, "red"], "mean": np.zeros(reads), "scale": np.ones(reads), "layers": [w]}
+    relief = model(cells.FEATURE_COLUMNS - 1, [0.0, 1.0])
+    monkeypatch.setitem(cells.PLACE_MODELS, "open", relief)
+    monkeypatch.setitem(cells.PLACE_MODELS, "colour:open", model(0, [3.0, 0.0]))
+    features = np.zeros((2, cells.FEATURE_COLUMNS))
+    features[:, 0] = 1.0  # the colours sure of the plain cell
+    features[:, -1] = (4.0, 0.5)  # the relief sure of a tile (0.98), then unsure (0.62)
+    _, alone = cells._model_probabilities(relief, features)
+    _, even = cells.place_probabilities("open", features)
+    _, clear = cells.place_probabilities("open", features, clear=True)
+    assert clear[0, 1] == pytest.approx(alone[0, 1]) and clear[0, 1] >= cells.SURE > even[0, 1]
+    assert clear[1] == pytest.approx(even[1]) and even[1, 1] < alone[1, 1]
+
+
 def test_a_place_half_under_a_glint_is_read_by_what_shows(monkeypatch):
     # A glint covers most of a tile's window; the rest still shows the tile, and the
     # place model (which reads the glare's share too) is sure of it: it is read. A window
@@ -672,19 +695,25 @@ def test_a_board_the_frames_edge_cuts_is_not_occluded():
 
 
 @pytest.mark.parametrize("kind", ["wall:yellow", "wall:grey", "open"])
-def test_the_relief_looks_more_say_on_a_board_nothing_lies_over_is_the_coloured_walls_alone(kind):
-    # Only a coloured wall cell holds a tile of its print's colour or shows the print,
-    # what the relief look was made to tell.
-    rows = np.random.default_rng(3).normal(size=(20, len(PLACE_MODELS[kind]["mean"])))
+def test_the_relief_looks_more_say_on_a_board_nothing_lies_over_is_where_only_a_tile_shows_relief(kind):
+    # A coloured wall cell holds a tile of its print's colour or shows the print, what the
+    # relief look was made to tell: it is read by the relief look alone. A pattern line's or
+    # the floor's place is so read where the relief look is sure of it. The grey wall's
+    # cells keep the even say.
+    rows = np.random.default_rng(3).normal(size=(40, len(PLACE_MODELS[kind]["mean"])))
     rows = rows * PLACE_MODELS[kind]["scale"] + PLACE_MODELS[kind]["mean"]
     _, usual = cells.place_probabilities(kind, rows)
     _, clear = cells.place_probabilities(kind, rows, clear=True)
     relief = cells._model_probabilities(PLACE_MODELS[kind], rows)[1]
-    if kind == "wall:yellow":
-        np.testing.assert_allclose(clear, relief)
-        assert np.abs(usual - relief).sum() > 0.1
-    else:
+    sure = relief.max(axis=1) >= cells.SURE
+    if kind == "wall:grey":
         np.testing.assert_array_equal(clear, usual)
+        return
+    alone = np.ones(len(rows), bool) if kind == "wall:yellow" else sure
+    assert alone.any() and (kind == "wall:yellow" or not alone.all())
+    np.testing.assert_allclose(clear[alone], relief[alone])
+    np.testing.assert_array_equal(clear[~alone], usual[~alone])
+    assert np.abs(usual[alone] - relief[alone]).sum() > 0.1
 
 
 def _board_in_plain_view() -> tuple[np.ndarray, cells.BoardFind, cells.BoardReading]:

@@ -1490,6 +1490,14 @@ _RELIEF_SAY = {f"wall:{c}": 0.75 for c in COLORS}
 # From nine times the colour looks' say to the relief look's alone: +1 / +1 / +1 / 0 / +2
 # boards, a white tile seen at 45 degrees under glare read empty, seed 8.)
 _RELIEF_ALONE_CLEAR = frozenset(_RELIEF_SAY)
+# On such a board a pattern line's or the floor's place the relief look is sure of (SURE)
+# is read by it alone too: there only a tile or the marker stands up, and a yellow or
+# white tile under glare can look like the plain cell in colour alone (seed 9, frame 38:
+# a yellow tile, relief look 0.92, colour looks 0.02: read unknown). Where the relief
+# look is less sure, the two keep an even say: alone, its 0.61 for a blue tile (the colour
+# looks' 0.81) left a line unknown (seed 1, frame 26). (Seeds 7 / 9 / 8 / 2 / 1: 0 / +1 /
+# 0 / 0 / 0 boards read exactly, none more wrong; on the grey side too, no change.)
+_RELIEF_ALONE_SURE_CLEAR = frozenset({"open"})
 
 
 HIDDEN = "hidden"  # a place model's class for something (a hand, a cup) over the place
@@ -1524,11 +1532,14 @@ SIDE_SURE = 0.99
 def place_probabilities(kind: str, features: np.ndarray, *, clear: bool = False) -> tuple[list, np.ndarray]:
     """Classes of a place model and their probabilities for each row of features (for a
     board's place, averaged with its second model's over the colour looks: see COLOUR_ONLY
-    and _RELIEF_SAY; `clear`: on a board nothing lies over, see _RELIEF_ALONE_CLEAR)."""
+    and _RELIEF_SAY; `clear`: on a board nothing lies over, see _RELIEF_ALONE_CLEAR and
+    _RELIEF_ALONE_SURE_CLEAR)."""
     classes, p = _model_probabilities(PLACE_MODELS[kind], features)
     if kind in BOARD_KINDS and not (clear and kind in _RELIEF_ALONE_CLEAR):
         second = PLACE_MODELS[COLOUR_ONLY + kind]
         w = _RELIEF_SAY.get(kind, 0.5)
+        if clear and kind in _RELIEF_ALONE_SURE_CLEAR:
+            w = np.where(p.max(axis=1, keepdims=True) >= SURE, 1.0, w)
         p = w * p + (1 - w) * _model_probabilities(second, features[:, :COLOUR_COLUMNS])[1]
     return classes, p
 
@@ -1552,13 +1563,14 @@ def _read_places(features: np.ndarray, glare: np.ndarray, hists: np.ndarray, sid
     and read in the first place by themselves); `covered` marks places that something
     plain and dark lies over (see _plain_dark), `cut` those whose relief look the frame's
     edge cuts, read by their colour looks alone (see read_board); `frame_shown`: whether
-    the board's frame shows all round (see _RELIEF_ALONE_CLEAR)."""
-    probs = _by_kind(lambda place: place_kind(place, side), list(range(len(PLACES))), features)
+    the board's frame shows all round (see _RELIEF_ALONE_CLEAR and
+    _RELIEF_ALONE_SURE_CLEAR)."""
+    every = list(range(len(PLACES)))
+    probs = _by_kind(lambda place: place_kind(place, side), every, features)
     if side == "colored" and not covered.any() and not _seen_over(probs) \
             and sum(float(p.max()) < SURE for _, p in probs.values()) <= _UNSURE_MOST:
-        wall = [i for i, place in enumerate(PLACES) if place[0] == "wall"]
-        clear = {**probs, **_by_kind(lambda place: place_kind(place, side), wall, features, clear=True)}
-        if not _seen_over(clear) and any(_told(probs[i]) != _told(clear[i]) for i in wall) and frame_shown():
+        clear = _by_kind(lambda place: place_kind(place, side), every, features, clear=True)
+        if not _seen_over(clear) and any(_told(probs[i]) != _told(clear[i]) for i in clear) and frame_shown():
             probs = clear
     for i in np.flatnonzero(cut):
         classes, p = _model_probabilities(PLACE_MODELS[COLOUR_ONLY + place_kind(PLACES[i], side)],
