@@ -1496,7 +1496,9 @@ _RELIEF_ALONE_CLEAR = frozenset(_RELIEF_SAY)
 # a yellow tile, relief look 0.92, colour looks 0.02: read unknown). Where the relief
 # look is less sure, the two keep an even say: alone, its 0.61 for a blue tile (the colour
 # looks' 0.81) left a line unknown (seed 1, frame 26). (Seeds 7 / 9 / 8 / 2 / 1: 0 / +1 /
-# 0 / 0 / 0 boards read exactly, none more wrong; on the grey side too, no change.)
+# 0 / 0 / 0 boards read exactly, none more wrong; on the grey side too, no change. Seeds 10
+# / 11, never tuned on: +3 / +1 boards, 0 / +2 places surely wrong, one the marker read as
+# a white tile, the relief look 0.91 sure of it, seed 11 frame 144.)
 _RELIEF_ALONE_SURE_CLEAR = frozenset({"open"})
 
 
