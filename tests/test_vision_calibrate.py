@@ -15,6 +15,7 @@ from vision.factories import CenterReading, FactoryReading
 @pytest.mark.parametrize("argv, named", [
     (["--jobs", "0"], "--jobs 0"),
     (["--set", "1000:0"], "'1000:0' is not SEED:FIRST:COUNT"),
+    (["--set", "1000:0:10", "--set", "8:0:10"], "--set 8:0:10: seed 8 is one the benchmark judges"),
     (["--kinds", "center", "centre"], "--kinds centre: no such model"),
 ])
 def test_bad_arguments_are_named_and_write_nothing(argv, named, capsys):

@@ -14,7 +14,8 @@ it), and, with
 --mixes, the colour-word mixes that vision.color adds to its stated ones (the
 factories read with those, so they are only remade on purpose). Frames are those
 benchmarks/bench_vision.py draws for the same seed and number. Never measure on the
-benchmark's seeds 7 (tuning), 8 (held out) or 9 (checks); the shipped models were made with
+benchmark's seeds 7 (tuning), 8 (held out), 9 (checks), 10 or 11 (never tuned on); the
+shipped models were made with
 
     ./dev run python -m vision.calibrate --set 1000:0:800 --set 1:0:800 --set 2:0:800 \
         --set 3:0:350 --set 4:0:800 --cache /tmp/vcache --jobs 2
@@ -360,6 +361,10 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+# Models measured on the frames the benchmark reads would be judged on what they learned.
+BENCHMARK_SEEDS = frozenset({7, 8, 9, 10, 11})
+
+
 def _measure(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[dict, dict]:
     """What the frames of args.sets measure, as collect's, all chunks joined in frame order."""
     cv2.setNumThreads(1)
@@ -369,6 +374,9 @@ def _measure(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tuple
             seed, first, count = (int(v) for v in spec.split(":"))
         except ValueError:
             parser.error(f"--set {spec!r} is not SEED:FIRST:COUNT")
+        if seed in BENCHMARK_SEEDS:
+            parser.error(f"--set {spec}: seed {seed} is one the benchmark judges the models on "
+                         f"(seeds {', '.join(map(str, sorted(BENCHMARK_SEEDS)))})")
         chunks += [(range(a, min(a + _CHUNK, first + count)), seed, args.cache)
                    for a in range(first, first + count, _CHUNK)]
     if args.jobs > 1:
