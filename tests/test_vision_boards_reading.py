@@ -178,7 +178,8 @@ def test_wall_cells_under_a_sleeve_have_no_say_on_the_side(monkeypatch):
     # Ten wall cells show the coloured print; fifteen lie under a grey sleeve, which looks
     # like the grey side's cells but which the side models see as something over them.
     # The side is the one the cells in view show, and surely so.
-    def says(kind: str, features: np.ndarray, *, clear: bool = False) -> tuple[list, np.ndarray]:
+    def says(kind: str, features: np.ndarray, *, clear: bool = False,
+             settled: bool = False) -> tuple[list, np.ndarray]:
         if kind.startswith("wall:"):  # what is on the cell: the sleeve is no tile
             return [None, "red", HIDDEN], np.array([[0.9, 0.05, 0.05]] * len(features))
         classes = ["colored", "grey", HIDDEN]
@@ -275,6 +276,93 @@ def test_a_board_place_model_without_its_second_opinion_is_stale(tmp_path, secon
     assert cells._load_place_models(path) == {}
 
 
+def test_a_settled_model_that_cannot_be_averaged_with_its_kinds_is_stale(tmp_path):
+    # A board's places whose grid is chosen are read by its kind's model and the settled
+    # one averaged: telling other classes, the two cannot be.
+    path = tmp_path / "prototypes.json"
+    places = {"open": _model([None, "red", HIDDEN], cells.FEATURE_COLUMNS),
+              "colour:open": _model([None, "red", HIDDEN], cells.COLOUR_COLUMNS)}
+    for settled, loaded in ((_model([None, "red", HIDDEN], cells.FEATURE_COLUMNS), True),
+                            (_model([None, "red"], cells.FEATURE_COLUMNS), False),
+                            (_model([None, "red", HIDDEN], cells.COLOUR_COLUMNS), False)):  # other features
+        path.write_text(json.dumps({"places": {**places, "settled:open": settled}}))
+        assert ("settled:open" in cells._load_place_models(path)) is loaded
+        assert bool(cells._load_place_models(path)) is loaded  # stale: all set aside
+
+
+def test_a_settled_board_reads_its_places_with_the_settled_model_averaged_with_its_kinds(monkeypatch):
+    # Once a board's grid is chosen, its places are read with the settled model's
+    # probabilities averaged with its kind's (then with the colour looks' as ever); a
+    # kind with no settled model, or a board still being placed, reads as it did.
+    def model(weights: list[float]) -> dict:
+        w = np.zeros((cells.FEATURE_COLUMNS + 1, 2))
+        w[-2] = weights  # the last feature's weights
+        return {"classes": [None, "red"], "mean": np.zeros(cells.FEATURE_COLUMNS),
+                "scale": np.ones(cells.FEATURE_COLUMNS), "layers": [w]}
+    kind, settled = model([0.0, 1.0]), model([1.0, 0.0])
+    colour = {**model([0.0, 0.0]), "mean": np.zeros(cells.COLOUR_COLUMNS),
+              "scale": np.ones(cells.COLOUR_COLUMNS), "layers": [np.zeros((cells.COLOUR_COLUMNS + 1, 2))]}
+    monkeypatch.setitem(cells.PLACE_MODELS, "open", kind)
+    monkeypatch.setitem(cells.PLACE_MODELS, "colour:open", colour)
+    monkeypatch.delitem(cells.PLACE_MODELS, "settled:open", raising=False)
+    features = np.zeros((1, cells.FEATURE_COLUMNS))
+    features[0, -1] = 3.0
+    _, by_kind = cells._model_probabilities(kind, features)
+    _, by_settled = cells._model_probabilities(settled, features)
+    _, placing = cells.place_probabilities("open", features)
+    assert cells.place_probabilities("open", features, settled=True)[1] == pytest.approx(placing)  # none yet
+    monkeypatch.setitem(cells.PLACE_MODELS, "settled:open", settled)
+    _, read = cells.place_probabilities("open", features, settled=True)
+    assert read == pytest.approx(((by_kind + by_settled) / 2 + 0.5) / 2)  # the colour looks: even
+    assert cells.place_probabilities("open", features)[1] == pytest.approx(placing)
+    assert by_kind[0, 1] > 0.9 and read[0, 1] < placing[0, 1]
+
+
+def _read(values: dict[tuple, str | None], confidence: float = 0.9, *,
+          in_place: bool = True) -> cells.BoardReading:
+    """A board's reading whose places hold `values` (the rest empty), each read 0.9 sure."""
+    places = {p: cells.Reading(values.get(p), 0.9) for p in PLACES}
+    return cells.BoardReading("colored", 1.0, [], [], [], places, np.zeros((len(PLACES), 2)), confidence,
+                              False, WhiteBalance.identity(), np.zeros((len(PLACES), 1)),
+                              np.zeros((len(PLACES), 1)), in_place, np.zeros(len(PLACES), bool))
+
+
+def test_a_settled_read_gives_each_part_it_reads_more_of_than_the_read_before(monkeypatch):
+    # Each pattern line, the floor and each wall cell is read whole: taken from the
+    # settled read (see cells.SETTLED) only where it reads more of it than the first read.
+    # So a line is never made of two reads' places.
+    first = _read({("line", 2, 0): "yellow", ("wall", 0, 0): UNKNOWN, ("wall", 0, 1): "yellow",
+                   ("line", 3, 0): UNKNOWN, ("floor", 0): "marker"}, 0.95)
+    settled = _read({("line", 2, 0): UNKNOWN, ("line", 2, 1): "red", ("wall", 0, 0): "blue",
+                     ("wall", 0, 1): UNKNOWN, ("line", 3, 0): "red", ("line", 3, 1): "red",
+                     ("floor", 0): "marker", ("floor", 1): "black"}, 0.85)
+    asked = []
+    monkeypatch.setitem(cells.PLACE_MODELS, "settled:open", cells.PLACE_MODELS["open"])
+    monkeypatch.setattr(cells, "read_board", lambda *args, **kw: asked.append(kw) or settled)
+    read = cells.read_settled(np.zeros((4, 4, 3), np.uint8), None, first, WhiteBalance.identity())
+    assert asked == [{"told": ("colored", 1.0), "settled": True}]
+    assert read.lines[2] == {"color": "yellow", "count": 1}  # the first read reads all of it
+    assert read.lines[3] == {"color": "red", "count": 2}  # the settled read does
+    assert read.wall[0][:2] == ["blue", "yellow"]
+    assert read.floor[:2] == ["marker", None]  # as much of it: the first read's
+    assert read.confidence == 0.85
+    # A board the first read wholly is not read again.
+    whole = _read({("line", 2, 0): "yellow"})
+    assert cells.read_settled(np.zeros((4, 4, 3), np.uint8), None, whole, WhiteBalance.identity()) is whole
+    assert len(asked) == 1
+    # Its grid failing its check read so, or a board not in place, it stays as it was.
+    monkeypatch.setattr(cells, "read_board", lambda *args, **kw: _read({}, in_place=False))
+    assert cells.read_settled(np.zeros((4, 4, 3), np.uint8), None, first, WhiteBalance.identity()) is first
+    frame, rough = np.zeros((4, 4, 3), np.uint8), WhiteBalance.identity()
+    unplaced = _read({}, in_place=False)
+    assert cells.read_settled(frame, None, unplaced, rough) is unplaced
+    # With no settled models (a fit of every model makes none), it is not read again.
+    for kind in [k for k in cells.PLACE_MODELS if k.startswith(cells.SETTLED)]:
+        monkeypatch.delitem(cells.PLACE_MODELS, kind)
+    monkeypatch.setattr(cells, "read_board", lambda *args, **kw: settled)
+    assert cells.read_settled(frame, None, first, rough) is first
+
+
 def test_a_place_the_relief_alone_is_sure_of_is_read_only_as_surely_as_both_models_say(monkeypatch):
     # The relief look's model is sure of a tile where the colour looks' model is sure of
     # nothing (a sleeve's edge, say): averaged, the place is not read surely. Where both
@@ -346,7 +434,8 @@ def test_a_place_half_under_a_glint_is_read_by_what_shows(monkeypatch):
     # A glint covers most of a tile's window; the rest still shows the tile, and the
     # place model (which reads the glare's share too) is sure of it: it is read. A window
     # wholly out of the frame says nothing.
-    def says(kind: str, features: np.ndarray, *, clear: bool = False) -> tuple[list, np.ndarray]:
+    def says(kind: str, features: np.ndarray, *, clear: bool = False,
+             settled: bool = False) -> tuple[list, np.ndarray]:
         return CLASSES, np.tile([0.01, 0.01, 0.01, 0.01, 0.01, 0.93, 0.01, 0.01], (len(features), 1))
 
     monkeypatch.setattr(cells, "place_probabilities", says)
@@ -368,7 +457,8 @@ def test_a_line_read_whole_less_surely_than_a_place_is_said_apart_from_what_is_r
              PLACES.index(("line", 1, 0)): _place(red=0.82, black=0.18)[1],
              PLACES.index(("line", 1, 1)): _place(red=0.7, none=0.3)[1]}
 
-    def says(kind: str, features: np.ndarray, *, clear: bool = False) -> tuple[list, np.ndarray]:
+    def says(kind: str, features: np.ndarray, *, clear: bool = False,
+             settled: bool = False) -> tuple[list, np.ndarray]:
         return CLASSES, np.array([looks.get(int(i), _place(none=0.99)[1]) for i in features[:, 0]])
 
     monkeypatch.setattr(cells, "place_probabilities", says)
@@ -422,7 +512,8 @@ def test_a_dark_place_most_of_whose_neighbours_are_dark_lies_under_a_sleeve():
 def test_a_place_something_plain_and_dark_covers_is_not_read_as_a_black_tile(monkeypatch):
     # The model is sure of a black tile at every place; at places the sleeve covers,
     # what it took for black is something over the place.
-    def says(kind: str, features: np.ndarray, *, clear: bool = False) -> tuple[list, np.ndarray]:
+    def says(kind: str, features: np.ndarray, *, clear: bool = False,
+             settled: bool = False) -> tuple[list, np.ndarray]:
         return CLASSES, np.tile([0.01, 0.93, 0.01, 0.01, 0.01, 0.01, 0.01, 0.01], (len(features), 1))
 
     monkeypatch.setattr(cells, "place_probabilities", says)

@@ -110,6 +110,26 @@ def test_a_board_places_model_is_fitted_with_its_second_over_the_colour_looks(mo
     assert places["wall:red"] == {"kept": True} and "colour:wall:red" in places
 
 
+def test_a_settled_model_is_its_kind_fitted_on_the_rows_given_and_kept_apart(monkeypatch, tmp_path):
+    # Asked for, a board place's settled model is fitted on the rows measured, from the
+    # start its kind's fit would take: the model its kind would be, the kind left as it
+    # was. Unasked, a fit of everything makes none (it would be its kind's twin).
+    out = tmp_path / "prototypes.json"
+    monkeypatch.setattr(calibrate, "OUT", out)
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(60, FEATURE_COLUMNS))
+    labels = [HIDDEN if v > 1 else "red" if v > 0 else None for v in x[:, -1]]
+    monkeypatch.setattr(calibrate, "collect", lambda frames, seed, cache=None: ({}, {"open": ([*x], labels)}))
+    assert calibrate.main(["--set", "1000:0:1"]) == 0
+    fitted = json.loads(out.read_text())["places"]
+    assert set(fitted) == {"open", "colour:open"}
+    out.write_text(json.dumps({"words": [], "mixes": {}, "places": {"open": {"kept": True}}}))
+    assert calibrate.main(["--set", "1000:0:1", "--kinds", "settled:open"]) == 0
+    places = json.loads(out.read_text())["places"]
+    assert set(places) == {"open", "settled:open"}
+    assert places["open"] == {"kept": True} and places["settled:open"] == fitted["open"]
+
+
 def _no_frames(*_args, **_kwargs):
     raise AssertionError("no frame is read")
 

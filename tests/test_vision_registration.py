@@ -152,7 +152,8 @@ def test_a_print_shown_only_on_the_cells_in_view_leaves_the_floor_unread(table, 
 
 def test_a_place_is_read_only_as_sure_as_asked(table):
     frame, _, rec = table
-    board, reading = rec.boards[0]
+    board, found = rec.boards[0]
+    reading = read_board(frame, board, found.balance)  # (found was read again settled: see cells.SETTLED)
     known = sorted(r.confidence for r in reading.places.values() if r.value != UNKNOWN)
     middle = known[len(known) // 2]
     assert known[0] < middle

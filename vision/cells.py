@@ -134,12 +134,13 @@ def _sample_windows(panel: np.ndarray, centers: np.ndarray, half: int) -> tuple[
 
 def read_board(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
                sure: float | None = None, cream: WhiteBalance | None = None, *,
-               told: tuple[str, float] | None = None) -> BoardReading:
+               told: tuple[str, float] | None = None, settled: bool = False) -> BoardReading:
     """Every place of a located board; with `sure`, nothing is read less surely than
     that (a grid placed less exactly, at _MOVED_SURE, says no pattern line below it). The
     panel is balanced by its own cream, or by `cream` when given (what other boards' cream
     measured). The side up is what the board's own wall says, or `told` (side,
-    confidence) when given."""
+    confidence) when given. `settled`: the board's outline and grid are chosen, and its
+    places are read with the settled models too (see SETTLED)."""
     s = _SCALE
     out_w, out_h = round(PANEL_W_PX * s), round(PANEL_H_PX * s)
     to_img = board.panel_h @ np.diag([1 / s, 1 / s, 1.0])
@@ -192,7 +193,7 @@ def read_board(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
             return not frame_covered(board, blue_mask(rough.apply_u8(small)), scale)
 
         places, over, said = _read_places(features, glare, hists, side, covered, cut=cut,
-                                          frame_shown=frame_shown)
+                                          frame_shown=frame_shown, settled=settled)
         places = _wall_if_side_sure(places, side_conf)
     else:
         places, over, said = _read_by_mixes(hists, glare, vivid, side), np.zeros(len(PLACES), bool), {}
@@ -240,12 +241,12 @@ def read_board(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
                 shaded &= np.array([p[0] != "wall" for p in PLACES])
         looks_again = [
             lambda looked, places: _past_over(panel, looked, again, side, shift=shift, nudge=nudge,
-                                              panel_h=board.panel_h, size=(w_img, h_img)),
+                                              panel_h=board.panel_h, size=(w_img, h_img), settled=settled),
             lambda looked, places: _in_shade(
                 panel, looked, np.array([r.value == UNKNOWN for r in places.values()]) & shaded,
                 np.array([r.value == "black" and not (side == "grey" and p[0] == "wall")
                           for p, r in places.items()]) & ~out_of_frame,
-                side, shift=shift, nudge=nudge),
+                side, shift=shift, nudge=nudge, settled=settled),
         ]
         looked = features
         for look_again in looks_again:
@@ -254,7 +255,7 @@ def read_board(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
                 looked = looked.copy()
                 looked[rows] = new
                 places, over_again, said = _read_places(looked, glare, hists, side, covered, cut=cut,
-                                                        frame_shown=frame_shown)
+                                                        frame_shown=frame_shown, settled=settled)
                 places = _at_least(_wall_if_side_sure(places, side_conf), sure)
                 over |= over_again
         places |= _at_least(said, sure)
@@ -380,6 +381,47 @@ def _relief(panel: np.ndarray, centers: np.ndarray) -> np.ndarray:
                            np.sort(shades[:, 5:9], axis=1), shades[:, 9:], strengths[:, 9:]], axis=1) / middle
 
 
+# The parts of a board read whole: each pattern line (its colour and count), the floor
+# (filled from the left) and each wall cell.
+_PARTS = ([[("line", k, j) for j in range(k + 1)] for k in range(5)] + [[("floor", j) for j in range(7)]]
+          + [[p] for p in PLACES if p[0] == "wall"])
+
+
+# Only a part the first read left unsure of is taken from the settled read, and only if
+# it reads more of it: the new models are less sure of some tiles (seed 9 frame 38: a
+# yellow tile under glare, the relief look's model 0.92 sure of it, the settled one 0.64)
+# and see a hand's shade over some cells, and a board the first read wholly is not read
+# again (nine in ten: the time a second read takes). (Each part taken from the settled
+# read unless the first read more of it: seed 9 one board fewer exactly and one place
+# more surely wrong, the other six seeds as so; taken whole, seeds 7 / 9 / 8 / 2 / 1 / 10
+# / 11 2 / 4 / 4 / 1 / 3 / 2 / 0 boards fewer than so, with 0 / 1 / 9 / 1 / 0 / 3 / 3
+# fewer places surely wrong.)
+def read_settled(frame: np.ndarray, board: BoardFind, reading: BoardReading,
+                 rough: WhiteBalance) -> BoardReading:
+    """A board whose grid is in place and some of whose places are unread, read again
+    with the settled models too (see SETTLED): each part of it (see _PARTS) the read
+    again reads more of taken from it. As it was with no such models, or if its grid then
+    fails its check (the models see something else over a place, which the check leaves
+    out)."""
+    if not reading.grid_in_place or not any(kind.startswith(SETTLED) for kind in PLACE_MODELS) \
+            or all(r.value != UNKNOWN for r in reading.places.values()):
+        return reading
+    again = read_board(frame, board, rough, reading.sure, reading.balance,
+                       told=(reading.side, reading.side_confidence), settled=True)
+    if not again.grid_in_place:
+        return reading
+    places = dict(reading.places)
+    for part in _PARTS:
+        if sum(again.places[p].value != UNKNOWN for p in part) \
+                > sum(places[p].value != UNKNOWN for p in part):
+            places.update({p: again.places[p] for p in part})
+    return dataclasses.replace(
+        again, places=places, confidence=min(reading.confidence, again.confidence),
+        lines=[_line(k, [places[("line", k, j)] for j in range(k + 1)]) for k in range(5)],
+        floor=[places[("floor", j)].value for j in range(7)],
+        wall=[[places[("wall", r, c)].value for c in range(5)] for r in range(5)])
+
+
 # A place left unread is looked at again from windows moved in its cell, every
 # _PAST_STEP crop px up to _PAST_MOST across and down (less shows much the same window;
 # every 3 px, 200 windows a place rather than 24, read much the same, but a 4000 x 3000
@@ -429,7 +471,7 @@ def _at_least(places: dict[tuple, Reading], sure: float | None) -> dict[tuple, R
 
 def _past_over(panel: np.ndarray, first_look: np.ndarray, again: np.ndarray, side: str, *,
                shift: np.ndarray, nudge: np.ndarray, panel_h: np.ndarray,
-               size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+               size: tuple[int, int], settled: bool) -> tuple[np.ndarray, np.ndarray]:
     """Of the places marked in `again`, those a window moved within the cell shows clear
     of whatever stands over them or blurs them, and their features there (see _PAST_STEP)."""
     rows = np.flatnonzero(again)
@@ -444,14 +486,14 @@ def _past_over(panel: np.ndarray, first_look: np.ndarray, again: np.ndarray, sid
     keep, pick = [], []
     for n, i in enumerate(rows):
         kind = place_kind(PLACES[i], side)
-        classes, p = place_probabilities(kind, features[n * k:(n + 1) * k])
+        classes, p = place_probabilities(kind, features[n * k:(n + 1) * k], settled=settled)
         if HIDDEN not in classes:
             continue
         seen_over = np.where(clear[n], p[:, classes.index(HIDDEN)], np.inf)
         least, next_least = np.argsort(seen_over)[:2]
         if not np.isfinite(seen_over[next_least]):
             continue
-        holds = leans_on(place_probabilities(kind, first_look[i:i + 1])[1][0], classes)
+        holds = leans_on(place_probabilities(kind, first_look[i:i + 1], settled=settled)[1][0], classes)
         if holds is not None and holds == int(np.argmax(p[least])) == int(np.argmax(p[next_least])):
             keep.append(i)
             pick.append(n * k + least)
@@ -530,7 +572,7 @@ def _shade_gain(panel: np.ndarray, center: np.ndarray) -> float | None:
 
 
 def _in_shade(panel: np.ndarray, first_look: np.ndarray, unread: np.ndarray, black: np.ndarray, side: str, *,
-              shift: np.ndarray, nudge: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+              shift: np.ndarray, nudge: np.ndarray, settled: bool) -> tuple[np.ndarray, np.ndarray]:
     """Of the places marked `unread` or `black`, those in a shade that read otherwise once
     it is lifted, and their features then (see _SHADE_RING)."""
     keep, rows = [], []
@@ -540,12 +582,13 @@ def _in_shade(panel: np.ndarray, first_look: np.ndarray, unread: np.ndarray, bla
             continue
         features = _lifted_looks(panel, i, gain, shift, nudge)
         kind = place_kind(PLACES[i], side)
-        classes, p = place_probabilities(kind, features)
+        classes, p = place_probabilities(kind, features, settled=settled)
         holds = int(np.argmax(p[0]))
         if classes[holds] == HIDDEN:
             continue
         if unread[i]:
-            taken = holds == leans_on(place_probabilities(kind, first_look[i:i + 1])[1][0], classes)
+            taken = holds == leans_on(place_probabilities(kind, first_look[i:i + 1], settled=settled)[1][0],
+                                      classes)
         else:
             taken = classes[holds] != "black" and p[0, holds] >= SURE
         if taken:
@@ -1447,13 +1490,16 @@ def _load_place_models(path: Path) -> dict[str, dict]:
         if kind.startswith("side:") and HIDDEN not in models[kind]["classes"]:
             return {}  # side models from before they told what lies over a cell: stale too
         reads = (COLOUR_COLUMNS if kind.startswith(("side:", COLOUR_ONLY))
-                 else FEATURE_COLUMNS if kind in BOARD_KINDS else None)
+                 else FEATURE_COLUMNS if kind.removeprefix(SETTLED) in BOARD_KINDS else None)
         if reads is not None and len(models[kind]["mean"]) != reads:
             return {}  # fitted on other features (place models from before the relief look): stale too
     for kind in BOARD_KINDS & models.keys():
         pair = models.get(COLOUR_ONLY + kind)
         if pair is None or pair["classes"] != models[kind]["classes"]:
             return {}  # a board's model without its second opinion to read with: stale too
+        settled = models.get(SETTLED + kind)
+        if settled is not None and settled["classes"] != models[kind]["classes"]:
+            return {}  # a settled model that cannot be averaged with its kind's: stale too
     return models
 
 
@@ -1500,6 +1546,20 @@ _RELIEF_ALONE_CLEAR = frozenset(_RELIEF_SAY)
 # / 11, never tuned on: +3 / +1 boards, 0 / +2 places surely wrong, one the marker read as
 # a white tile, the relief look 0.91 sure of it, seed 11 frame 144.)
 _RELIEF_ALONE_SURE_CLEAR = frozenset({"open"})
+# A board's place models fitted again, on the frames they were fitted on and 3,550 more
+# (seeds 5 and 6), are named so: once a board's outline and grid are chosen (see
+# recognize.analyse), its places are read again with each such model's probabilities
+# averaged with its kind's (see read_settled). They read pale tiles under glare and
+# places half under a hand more surely, but only there: the grid's checks, the choice
+# between outlines and whether a board shows its print go by what its places read, and
+# were tuned with the models of its kind. Read by the new models throughout, outlines an
+# arm cut short were placed again off their print and read surely wrong (seed 9 frames
+# 195 and 382: 13 and 5 places). (Seeds 7 / 9 / 8 / 2 / 1: +2 / +3 / +4 / 0 / +2 boards
+# read exactly, 0 / 0 / 0 / +1 / +2 places surely wrong; seeds 10 / 11, never tuned on:
+# +4 / +13 boards, +1 / +3. Read again by the new models alone, not averaged, and taken
+# whole: seed 9 11 more places surely wrong, a floor of tall tiles at 42 degrees read
+# empty.)
+SETTLED = "settled:"
 
 
 HIDDEN = "hidden"  # a place model's class for something (a hand, a cup) over the place
@@ -1531,12 +1591,15 @@ _MOVED_SURE = SURE
 SIDE_SURE = 0.99
 
 
-def place_probabilities(kind: str, features: np.ndarray, *, clear: bool = False) -> tuple[list, np.ndarray]:
+def place_probabilities(kind: str, features: np.ndarray, *, clear: bool = False,
+                        settled: bool = False) -> tuple[list, np.ndarray]:
     """Classes of a place model and their probabilities for each row of features (for a
     board's place, averaged with its second model's over the colour looks: see COLOUR_ONLY
     and _RELIEF_SAY; `clear`: on a board nothing lies over, see _RELIEF_ALONE_CLEAR and
-    _RELIEF_ALONE_SURE_CLEAR)."""
+    _RELIEF_ALONE_SURE_CLEAR; `settled`: on a board whose grid is chosen, see SETTLED)."""
     classes, p = _model_probabilities(PLACE_MODELS[kind], features)
+    if settled and SETTLED + kind in PLACE_MODELS:
+        p = (p + _model_probabilities(PLACE_MODELS[SETTLED + kind], features)[1]) / 2
     if kind in BOARD_KINDS and not (clear and kind in _RELIEF_ALONE_CLEAR):
         second = PLACE_MODELS[COLOUR_ONLY + kind]
         w = _RELIEF_SAY.get(kind, 0.5)
@@ -1558,20 +1621,20 @@ def _model_probabilities(m: dict, features: np.ndarray) -> tuple[list, np.ndarra
 
 
 def _read_places(features: np.ndarray, glare: np.ndarray, hists: np.ndarray, side: str,
-                 covered: np.ndarray, *, cut: np.ndarray, frame_shown: Callable[[], bool]
-                 ) -> tuple[dict[tuple, Reading], np.ndarray, dict[tuple, Reading]]:
+                 covered: np.ndarray, *, cut: np.ndarray, frame_shown: Callable[[], bool],
+                 settled: bool = False) -> tuple[dict[tuple, Reading], np.ndarray, dict[tuple, Reading]]:
     """Each place's reading, which places the model sees something (a hand, a cup) over,
     and the places of pattern lines read whole less surely than SURE (said, see LINE_SURE,
     and read in the first place by themselves); `covered` marks places that something
     plain and dark lies over (see _plain_dark), `cut` those whose relief look the frame's
     edge cuts, read by their colour looks alone (see read_board); `frame_shown`: whether
     the board's frame shows all round (see _RELIEF_ALONE_CLEAR and
-    _RELIEF_ALONE_SURE_CLEAR)."""
+    _RELIEF_ALONE_SURE_CLEAR); `settled`: see SETTLED."""
     every = list(range(len(PLACES)))
-    probs = _by_kind(lambda place: place_kind(place, side), every, features)
+    probs = _by_kind(lambda place: place_kind(place, side), every, features, settled=settled)
     if side == "colored" and not covered.any() and not _seen_over(probs) \
             and sum(float(p.max()) < SURE for _, p in probs.values()) <= _UNSURE_MOST:
-        clear = _by_kind(lambda place: place_kind(place, side), every, features, clear=True)
+        clear = _by_kind(lambda place: place_kind(place, side), every, features, clear=True, settled=settled)
         if not _seen_over(clear) and any(_told(probs[i]) != _told(clear[i]) for i in clear) and frame_shown():
             probs = clear
     for i in np.flatnonzero(cut):
@@ -1882,16 +1945,16 @@ def _seen_over(probs: dict[int, tuple[list, np.ndarray]]) -> bool:
     return any(classes[int(np.argmax(p))] == HIDDEN for classes, p in probs.values())
 
 
-def _by_kind(kind_of, rows: list[int], features: np.ndarray, *, clear: bool = False
-             ) -> dict[int, tuple[list, np.ndarray]]:
+def _by_kind(kind_of, rows: list[int], features: np.ndarray, *, clear: bool = False,
+             settled: bool = False) -> dict[int, tuple[list, np.ndarray]]:
     """Class probabilities of places (by index), each under the model `kind_of` names for
-    it (`clear`: see place_probabilities)."""
+    it (`clear`, `settled`: see place_probabilities)."""
     groups: dict[str, list[int]] = {}
     for i in rows:
         groups.setdefault(kind_of(PLACES[i]), []).append(i)
     out = {}
     for kind, idx in groups.items():
-        classes, p = place_probabilities(kind, features[idx], clear=clear)
+        classes, p = place_probabilities(kind, features[idx], clear=clear, settled=settled)
         out.update({i: (classes, row) for i, row in zip(idx, p, strict=True)})
     return out
 

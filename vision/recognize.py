@@ -26,6 +26,7 @@ from .cells import (
     read_at_bonus_turn,
     read_board,
     read_registered,
+    read_settled,
     shows_print,
 )
 from .color import UNKNOWN, Reading, WhiteBalance
@@ -79,6 +80,8 @@ def analyse(frame_bgr: np.ndarray, players: int | None = None) -> Recognition:
     unread = [b for b in unread if not any(_over(b, other) for other, _ in readings)]
     readings += [r for r in _bonus_told(frame, scale, rough, unread, readings) if r is not None]
     readings = _seat_order(_said_on_told_side(readings))
+    # Every outline, turn, side and grid chosen, the places are read again (cells.SETTLED).
+    readings = [(board, read_settled(frame, board, reading, rough)) for board, reading in readings]
 
     table_wb = WhiteBalance.combine(_table_balances([r for _, r in readings]))
     # The game lays out two discs a player and one more, for two players or more: one
