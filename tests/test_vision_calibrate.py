@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -87,16 +88,21 @@ def test_only_the_kinds_asked_for_are_fitted_again(monkeypatch, tmp_path):
     assert places["center"]["classes"] == [None, "red"]
 
 
+def _board_rows_measured(monkeypatch, tmp_path, kind: str, seed: int) -> tuple[Path, np.ndarray]:
+    """calibrate made to write to a file in tmp_path, its frames measuring 60 random rows
+    of a board's place of `kind` (the features, returned with the file's path)."""
+    out = tmp_path / "prototypes.json"
+    monkeypatch.setattr(calibrate, "OUT", out)
+    x = np.random.default_rng(seed).normal(size=(60, FEATURE_COLUMNS))
+    labels = [HIDDEN if v > 1 else "red" if v > 0 else None for v in x[:, -1]]
+    monkeypatch.setattr(calibrate, "collect", lambda frames, seed, cache=None: ({}, {kind: ([*x], labels)}))
+    return out, x
+
+
 def test_a_board_places_model_is_fitted_with_its_second_over_the_colour_looks(monkeypatch, tmp_path):
     # Rows of a board's places hold the colour looks, then the relief look: the second
     # model of each kind is fitted on the colour looks alone, on the same places.
-    out = tmp_path / "prototypes.json"
-    monkeypatch.setattr(calibrate, "OUT", out)
-    rng = np.random.default_rng(2)
-    x = rng.normal(size=(60, FEATURE_COLUMNS))
-    labels = [HIDDEN if v > 1 else "red" if v > 0 else None for v in x[:, -1]]
-    rows = {"wall:red": ([*x], labels)}
-    monkeypatch.setattr(calibrate, "collect", lambda frames, seed, cache=None: ({}, rows))
+    out, x = _board_rows_measured(monkeypatch, tmp_path, "wall:red", 2)
     assert calibrate.main(["--set", "1000:0:1"]) == 0
     places = json.loads(out.read_text())["places"]
     assert set(places) == {"wall:red", "colour:wall:red"}
@@ -114,12 +120,7 @@ def test_a_settled_model_is_its_kind_fitted_on_the_rows_given_and_kept_apart(mon
     # Asked for, a board place's settled model is fitted on the rows measured, from the
     # start its kind's fit would take: the model its kind would be, the kind left as it
     # was. Unasked, a fit of everything makes none (it would be its kind's twin).
-    out = tmp_path / "prototypes.json"
-    monkeypatch.setattr(calibrate, "OUT", out)
-    rng = np.random.default_rng(3)
-    x = rng.normal(size=(60, FEATURE_COLUMNS))
-    labels = [HIDDEN if v > 1 else "red" if v > 0 else None for v in x[:, -1]]
-    monkeypatch.setattr(calibrate, "collect", lambda frames, seed, cache=None: ({}, {"open": ([*x], labels)}))
+    out, _ = _board_rows_measured(monkeypatch, tmp_path, "open", 3)
     assert calibrate.main(["--set", "1000:0:1"]) == 0
     fitted = json.loads(out.read_text())["places"]
     assert set(fitted) == {"open", "colour:open"}
