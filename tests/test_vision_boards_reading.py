@@ -300,7 +300,7 @@ def test_a_settled_board_reads_its_places_with_the_settled_model_averaged_with_i
         return {"classes": [None, "red"], "mean": np.zeros(cells.FEATURE_COLUMNS),
                 "scale": np.ones(cells.FEATURE_COLUMNS), "layers": [w]}
     kind, settled = model([0.0, 1.0]), model([1.0, 0.0])
-    colour = {**model([0.0, 0.0]), "mean": np.zeros(cells.COLOUR_COLUMNS),
+    colour = {"classes": [None, "red"], "mean": np.zeros(cells.COLOUR_COLUMNS),  # even: all weights 0
               "scale": np.ones(cells.COLOUR_COLUMNS), "layers": [np.zeros((cells.COLOUR_COLUMNS + 1, 2))]}
     monkeypatch.setitem(cells.PLACE_MODELS, "open", kind)
     monkeypatch.setitem(cells.PLACE_MODELS, "colour:open", colour)
@@ -336,10 +336,10 @@ def test_a_settled_read_gives_each_part_it_reads_more_of_than_the_read_before(mo
     settled = _read({("line", 2, 0): UNKNOWN, ("line", 2, 1): "red", ("wall", 0, 0): "blue",
                      ("wall", 0, 1): UNKNOWN, ("line", 3, 0): "red", ("line", 3, 1): "red",
                      ("floor", 0): "marker", ("floor", 1): "black"}, 0.85)
-    asked = []
+    frame, rough, asked = np.zeros((4, 4, 3), np.uint8), WhiteBalance.identity(), []
     monkeypatch.setitem(cells.PLACE_MODELS, "settled:open", cells.PLACE_MODELS["open"])
     monkeypatch.setattr(cells, "read_board", lambda *args, **kw: asked.append(kw) or settled)
-    read = cells.read_settled(np.zeros((4, 4, 3), np.uint8), None, first, WhiteBalance.identity())
+    read = cells.read_settled(frame, None, first, rough)
     assert asked == [{"told": ("colored", 1.0), "settled": True}]
     assert read.lines[2] == {"color": "yellow", "count": 1}  # the first read reads all of it
     assert read.lines[3] == {"color": "red", "count": 2}  # the settled read does
@@ -348,12 +348,11 @@ def test_a_settled_read_gives_each_part_it_reads_more_of_than_the_read_before(mo
     assert read.confidence == 0.85
     # A board the first read wholly is not read again.
     whole = _read({("line", 2, 0): "yellow"})
-    assert cells.read_settled(np.zeros((4, 4, 3), np.uint8), None, whole, WhiteBalance.identity()) is whole
+    assert cells.read_settled(frame, None, whole, rough) is whole
     assert len(asked) == 1
     # Its grid failing its check read so, or a board not in place, it stays as it was.
     monkeypatch.setattr(cells, "read_board", lambda *args, **kw: _read({}, in_place=False))
-    assert cells.read_settled(np.zeros((4, 4, 3), np.uint8), None, first, WhiteBalance.identity()) is first
-    frame, rough = np.zeros((4, 4, 3), np.uint8), WhiteBalance.identity()
+    assert cells.read_settled(frame, None, first, rough) is first
     unplaced = _read({}, in_place=False)
     assert cells.read_settled(frame, None, unplaced, rough) is unplaced
     # With no settled models (a fit of every model makes none), it is not read again.

@@ -259,13 +259,57 @@ def read_board(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
                 places = _at_least(_wall_if_side_sure(places, side_conf), sure)
                 over |= over_again
         places |= _at_least(said, sure)
-    lines = [_line(k, [places[("line", k, p)] for p in range(k + 1)]) for k in range(5)]
-    floor = [places[("floor", i)].value for i in range(7)]
-    wall = [[places[("wall", r, c)].value for c in range(5)] for r in range(5)]
+    lines, floor, wall = _board_values(places)
     confidence = board.confidence * side_conf * (min(known) if known else 0.0)
     return BoardReading(side, side_conf, lines, floor, wall, places, sampled, float(confidence),
                         bool((over & ~cut).any()), wb, hists, features, in_place, over, sure, read_first,
                         floor_placed=along is not None)
+
+
+# The parts of a board read whole: each pattern line (its colour and count), the floor
+# (filled from the left) and each wall cell.
+_PARTS = ([[("line", k, j) for j in range(k + 1)] for k in range(5)] + [[("floor", j) for j in range(7)]]
+          + [[p] for p in PLACES if p[0] == "wall"])
+
+
+# Only a part the first read left unsure of is taken from the settled read, and only if
+# it reads more of it: the new models are less sure of some tiles (seed 9 frame 38: a
+# yellow tile under glare, the relief look's model 0.92 sure of it, the settled one 0.64)
+# and see a hand's shade over some cells, and a board the first read wholly is not read
+# again (nine in ten: the time a second read takes). (Each part taken from the settled
+# read unless the first read more of it: seed 9 one board fewer exactly and one place
+# more surely wrong, the other six seeds as so; taken whole, seeds 7 / 9 / 8 / 2 / 1 / 10
+# / 11 2 / 4 / 4 / 1 / 3 / 2 / 0 boards fewer than so, with 0 / 1 / 9 / 1 / 0 / 3 / 3
+# fewer places surely wrong.)
+def read_settled(frame: np.ndarray, board: BoardFind, reading: BoardReading,
+                 rough: WhiteBalance) -> BoardReading:
+    """A board whose grid is in place and some of whose places are unread, read again
+    with the settled models too (see SETTLED): each part of it (see _PARTS) the read
+    again reads more of taken from it. As it was with no such models, or if its grid then
+    fails its check (the models see something else over a place, which the check leaves
+    out)."""
+    if not reading.grid_in_place or not any(kind.startswith(SETTLED) for kind in PLACE_MODELS) \
+            or all(r.value != UNKNOWN for r in reading.places.values()):
+        return reading
+    again = read_board(frame, board, rough, reading.sure, reading.balance,
+                       told=(reading.side, reading.side_confidence), settled=True)
+    if not again.grid_in_place:
+        return reading
+    places = dict(reading.places)
+    for part in _PARTS:
+        if sum(again.places[p].value != UNKNOWN for p in part) \
+                > sum(places[p].value != UNKNOWN for p in part):
+            places.update({p: again.places[p] for p in part})
+    lines, floor, wall = _board_values(places)
+    return dataclasses.replace(again, places=places, confidence=min(reading.confidence, again.confidence),
+                               lines=lines, floor=floor, wall=wall)
+
+
+def _board_values(places: dict[tuple, Reading]) -> tuple[list[dict], list, list[list]]:
+    """A board's pattern lines (colour and count), floor and wall, as its places read."""
+    return ([_line(k, [places[("line", k, p)] for p in range(k + 1)]) for k in range(5)],
+            [places[("floor", i)].value for i in range(7)],
+            [[places[("wall", r, c)].value for c in range(5)] for r in range(5)])
 
 
 # A place the frame's edge cuts is read from the part of it in view: its windows moved
@@ -379,47 +423,6 @@ def _relief(panel: np.ndarray, centers: np.ndarray) -> np.ndarray:
     strengths = sums(edges * edges_seen) / np.maximum(edges_shown, 1)
     return np.concatenate([strengths[:, :1], np.sort(strengths[:, 1:5], axis=1),
                            np.sort(shades[:, 5:9], axis=1), shades[:, 9:], strengths[:, 9:]], axis=1) / middle
-
-
-# The parts of a board read whole: each pattern line (its colour and count), the floor
-# (filled from the left) and each wall cell.
-_PARTS = ([[("line", k, j) for j in range(k + 1)] for k in range(5)] + [[("floor", j) for j in range(7)]]
-          + [[p] for p in PLACES if p[0] == "wall"])
-
-
-# Only a part the first read left unsure of is taken from the settled read, and only if
-# it reads more of it: the new models are less sure of some tiles (seed 9 frame 38: a
-# yellow tile under glare, the relief look's model 0.92 sure of it, the settled one 0.64)
-# and see a hand's shade over some cells, and a board the first read wholly is not read
-# again (nine in ten: the time a second read takes). (Each part taken from the settled
-# read unless the first read more of it: seed 9 one board fewer exactly and one place
-# more surely wrong, the other six seeds as so; taken whole, seeds 7 / 9 / 8 / 2 / 1 / 10
-# / 11 2 / 4 / 4 / 1 / 3 / 2 / 0 boards fewer than so, with 0 / 1 / 9 / 1 / 0 / 3 / 3
-# fewer places surely wrong.)
-def read_settled(frame: np.ndarray, board: BoardFind, reading: BoardReading,
-                 rough: WhiteBalance) -> BoardReading:
-    """A board whose grid is in place and some of whose places are unread, read again
-    with the settled models too (see SETTLED): each part of it (see _PARTS) the read
-    again reads more of taken from it. As it was with no such models, or if its grid then
-    fails its check (the models see something else over a place, which the check leaves
-    out)."""
-    if not reading.grid_in_place or not any(kind.startswith(SETTLED) for kind in PLACE_MODELS) \
-            or all(r.value != UNKNOWN for r in reading.places.values()):
-        return reading
-    again = read_board(frame, board, rough, reading.sure, reading.balance,
-                       told=(reading.side, reading.side_confidence), settled=True)
-    if not again.grid_in_place:
-        return reading
-    places = dict(reading.places)
-    for part in _PARTS:
-        if sum(again.places[p].value != UNKNOWN for p in part) \
-                > sum(places[p].value != UNKNOWN for p in part):
-            places.update({p: again.places[p] for p in part})
-    return dataclasses.replace(
-        again, places=places, confidence=min(reading.confidence, again.confidence),
-        lines=[_line(k, [places[("line", k, j)] for j in range(k + 1)]) for k in range(5)],
-        floor=[places[("floor", j)].value for j in range(7)],
-        wall=[[places[("wall", r, c)].value for c in range(5)] for r in range(5)])
 
 
 # A place left unread is looked at again from windows moved in its cell, every
