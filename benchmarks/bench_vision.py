@@ -82,7 +82,7 @@ def hidden_in_truth(truth: dict) -> bool:
             or any(f["unknown"] for f in truth["factories"]) or truth["center"]["unknown"] > 0)
 
 
-def _match(found: list[dict], truth: list[dict], radius: float) -> dict[int, int]:
+def match_by_centre(found: list[dict], truth: list[dict], radius: float) -> dict[int, int]:
     """Greedy nearest matching of found items to truth items by centre: truth index -> found index."""
     pairs = sorted(
         (math.dist(f["center"], t["center"]), ti, fi)
@@ -120,12 +120,29 @@ def disc_read_right(read: dict, truth: dict, lying: tuple[str, ...], middle_hidd
             and len(lying) <= len(read["tiles"]) + read["unknown"] <= 4)
 
 
+def score_places(truth: list, read: list, tally: Counter) -> list[list]:
+    """Add a board's places (place_values' lists) to `tally`: those the truth shows, read
+    right, and read as a definite value that is not the truth's; the places not read
+    right, as [index, truth, read]."""
+    wrong = []
+    for k, (t, f) in enumerate(zip(truth, read, strict=True)):
+        if t == UNKNOWN:
+            continue
+        tally["cells"] += 1
+        if f == t:
+            tally["cells_right"] += 1
+            continue
+        wrong.append([k, t, f])
+        tally["cells_confidently_wrong"] += f != UNKNOWN
+    return wrong
+
+
 def score_frame(obs: dict, truth: dict, tally: Counter, content: TableContent,
                 failures: list[dict] | None = None) -> None:
     """Add a frame's figures to `tally`; `content` is what the frame was drawn from
     (what lies where the truth hides it)."""
     px = truth["geometry"]["camera"]["px_per_mm"]
-    matches = _match(obs["boards"], truth["boards"], 80 * px)
+    matches = match_by_centre(obs["boards"], truth["boards"], 80 * px)
     for ti, (tb, geo) in enumerate(zip(truth["boards"], truth["geometry"]["boards"], strict=True)):
         tvals = place_values(tb)
         fb = obs["boards"][matches[ti]] if ti in matches else None
@@ -138,19 +155,8 @@ def score_frame(obs: dict, truth: dict, tally: Counter, content: TableContent,
                     tally["hidden_read_wrong"] += f != v
                     tally["hidden_read_wrong_unflagged"] += f != v and not obs["occluded"]
         turned_right = fb is not None and fb["rotation"] in quarter_turns(geo["outline"])
-        exact = turned_right and fb["side"] == tb["side"]
-        wrong = []
-        for k, (t, f) in enumerate(zip(tvals, fvals, strict=True)):
-            if t == UNKNOWN:
-                continue
-            tally["cells"] += 1
-            if f == t:
-                tally["cells_right"] += 1
-            else:
-                exact = False
-                wrong.append([k, t, f])
-                if f != UNKNOWN:
-                    tally["cells_confidently_wrong"] += 1
+        wrong = score_places(tvals, fvals, tally)
+        exact = turned_right and fb["side"] == tb["side"] and not wrong
         tally["boards"] += 1
         tally["boards_exact"] += exact
         if failures is not None and not exact:
@@ -163,7 +169,7 @@ def score_frame(obs: dict, truth: dict, tally: Counter, content: TableContent,
             tally["side_right"] += fb["side"] == tb["side"]
     tally["boards_extra"] += len(obs["boards"]) - len(matches)
 
-    fm = _match(obs["factories"], truth["factories"], 30 * px)
+    fm = match_by_centre(obs["factories"], truth["factories"], 30 * px)
     for ti, (tf, geo) in enumerate(zip(truth["factories"], truth["geometry"]["factories"], strict=True)):
         in_view = tf["unknown"] == 0 and geo["middle_hidden"] <= _DISC_PLACE_HIDDEN
         tally["factories"] += 1
