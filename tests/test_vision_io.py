@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import struct
+
 import cv2
 import numpy as np
 import pytest
@@ -53,3 +55,28 @@ def test_tiny_image_is_refused():
     _, buf = cv2.imencode(".png", np.zeros((4, 4, 3), np.uint8))
     with pytest.raises(ImageError, match="too small"):
         decode_image(buf.tobytes())
+
+
+def _with_orientation(jpeg: bytes, orientation: int) -> bytes:
+    """A JPEG with an EXIF APP1 segment giving only its orientation (as phones write)."""
+    ifd = struct.pack(">H", 1) + struct.pack(">HHIHH", 0x0112, 3, 1, orientation, 0) + struct.pack(">I", 0)
+    payload = b"Exif\x00\x00" + b"MM\x00\x2a" + struct.pack(">I", 8) + ifd
+    return jpeg[:2] + b"\xff\xe1" + struct.pack(">H", len(payload) + 2) + payload + jpeg[2:]
+
+
+@pytest.mark.parametrize(("orientation", "shape", "red_at"), [
+    (1, (40, 80, 3), (20, 10)),  # as stored: red on the left
+    (6, (80, 40, 3), (10, 20)),  # turned 90 degrees clockwise to be seen: red at the top
+    (3, (40, 80, 3), (20, 70)),  # upside down: red on the right
+])
+def test_a_phone_photo_is_read_turned_as_its_exif_says(tmp_path, orientation, shape, red_at):
+    # Phones store a photo as the sensor saw it and say in EXIF how to turn it; a person
+    # labelling it, or looking at the overlay, sees it turned (docs/vision.md).
+    image = np.zeros((40, 80, 3), np.uint8)
+    image[:, :40, 2] = 255
+    path = tmp_path / "phone.jpg"
+    path.write_bytes(_with_orientation(_jpeg(image), orientation))
+    loaded = load_image(path)
+    assert loaded.shape == shape
+    y, x = red_at
+    assert loaded[y, x, 2] > 200 and loaded[y, x, 0] < 60
