@@ -718,6 +718,26 @@ def test_white_tiles_on_a_grey_wall_do_not_take_its_grid_off():
     _assert_found_and_read(obs, truth["boards"][1], least_right=47)
 
 
+def test_a_grey_wall_the_light_falls_off_across_is_checked_in_its_own_light():
+    # Seed 11, frame 85 (the benchmark's, never tuned on): a grey board in plain view, lit
+    # from its top right. Its wall's left and lower cells show 0.58-0.66 of the cream,
+    # the rest 0.74, and the cream beside them 0.78-0.88: judged against the wall's
+    # lighter cells, that cream was too dark, the grid was taken off and none of the 47
+    # places read.
+    obs, truth, cond = _recognized(11, 85)
+    assert not cond.hand and truth["boards"][0]["side"] == "grey"
+    _assert_read_exactly(obs, truth["boards"][0])
+
+
+def test_a_hand_over_a_grey_wall_is_not_taken_for_a_shade_its_grid_is_checked_in():
+    # Seed 2, frame 181 (the benchmark's): a hand over a grey board's wall. Its lightest
+    # cell by a gap shows 0.47 of the cream; judged in so dim a light, the gaps let a
+    # grid off the wall pass, and 12 places were read surely wrong.
+    obs, truth, cond = _recognized(2, 181)
+    assert cond.hand and truth["boards"][1]["side"] == "grey"
+    _assert_nothing_read_wrong(obs, truth)
+
+
 def test_a_cups_shadow_over_the_pattern_lines_leaves_them_read():
     # Seed 9, frame 42 (the benchmark's): a cup's shadow lies over a board's lines 4 and
     # 5, in plain view. The place model gave something over those places a share of

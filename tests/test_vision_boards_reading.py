@@ -856,3 +856,29 @@ def test_a_floor_place_read_empty_before_a_tile_is_read_as_the_whole_floor_reads
     alone = [R("marker", 0.9), R(UNKNOWN, 0.5), R(None, 0.95)] + [R(None, 0.99)] * 4
     whole = [R("marker", 0.9), R("red", 0.81), R(UNKNOWN, 0.7)] + [R(None, 0.99)] * 4
     assert [r.value for r in cells._floor_filled(alone, whole)] == ["marker", "red"] + [None] * 5
+
+
+def test_each_gap_by_a_grey_wall_is_judged_in_the_light_of_the_cells_round_it():
+    # A lamp to the top right: the wall's two left columns and three lower rows lie in a
+    # shade (0.58 of the cream, where lit cells show 0.74). The gaps (between the lines and
+    # the wall, then under it) are judged in it; gaps whose cells are all dark tiles, or
+    # out of the frame, in the wall's own light (here 0.9).
+    rows, cols = np.divmod(np.arange(25), 5)
+    wall = np.where((rows >= 2) | (cols <= 1), 0.58, 0.74)[None]
+    shaded = 0.58 / 0.74
+    assert cells._gap_shades(wall, 0.9)[0] == pytest.approx([shaded] * 9)
+    assert cells._gap_shades(np.full((1, 25), 0.74), 0.9)[0] == pytest.approx([1.0] * 9)
+    lit = wall.copy()
+    lit[0, 1] = 0.74  # a lit cell by the first gap
+    assert cells._gap_shades(lit, 0.9)[0][:2] == pytest.approx([1.0, shaded])
+    tiles = wall.copy()
+    tiles[0, [15, 16, 20, 21]] = [0.11, 0.47, 0.14, 0.21]  # tiles or a hand round the last gap by the lines
+    assert cells._gap_shades(tiles, 0.9)[0][3] == pytest.approx(0.9)
+    unseen = wall.copy()
+    unseen[0, [15, 16, 20, 21]] = np.nan
+    assert cells._gap_shades(unseen, 0.9)[0][3] == pytest.approx(0.9)
+    glare = wall.copy()
+    glare[0, 20] = 0.97  # a white tile under glare asks more of the cream by it, not less
+    assert cells._gap_shades(glare, 0.9)[0][4] == pytest.approx(1.0)
+    moved = np.vstack([wall, np.full(25, 0.74)])  # each grid tried in its own windows' light
+    assert cells._gap_shades(moved, 0.9)[1] == pytest.approx([1.0] * 9)

@@ -766,12 +766,15 @@ def _grey_wall_in_place(frame: np.ndarray, panel_h: np.ndarray, wb: WhiteBalance
     rim[0, _beside(_RIM_PLACES, over)] = np.nan
     if (wall[0] >= _GREY_CELL_LIGHT).sum() > _GREY_LIGHT_MOST:
         return False
-    dark = _GAP_DARK * _shade(wall[0])
+    shade = _shade(wall[0])
+    dark = _GAP_DARK * shade
+    gap_dark = _GAP_DARK * _gap_shades(wall, shade)
     gaps[:, ~clear] = np.nan
-    judged = gaps[0][np.isfinite(gaps[0])]
-    if len(judged) >= _GAPS_JUDGED and (judged < dark).mean() > _GAP_DARK_SHARE:
+    judged = np.isfinite(gaps[0])
+    if judged.sum() >= _GAPS_JUDGED and (gaps[0][judged] < gap_dark[0][judged]).mean() > _GAP_DARK_SHARE:
         return False
-    here, *moved = [_grey_fit(*looks, dark=dark) for looks in zip(wall, gaps, rim, strict=True)]
+    here, *moved = [_grey_fit(w, g, r, dark=dark, gap_dark=d)
+                    for w, g, r, d in zip(wall, gaps, rim, gap_dark, strict=True)]
     for there in moved:
         both = np.isfinite(here) & np.isfinite(there)
         if there[both].sum() >= here[both].sum() + _NEIGHBOUR_BETTER:
@@ -809,6 +812,29 @@ def _tiled(places: dict[tuple, Reading]) -> np.ndarray:
                      for p in PLACES])
 
 
+# The light falls off across a board (a lamp to one side): each gap window is judged in
+# the light of the four wall cells round it, by the lightest of them (tiles are darker,
+# bar a white one, which asks more of the gap, not less), unless even that one is
+# darker than _LOCAL_LEAST of an empty cell in the wall's light, and then in the wall's
+# light, as before: such cells are tiles, or something over them, more likely than a
+# shade. (Seed 11 frame 85: the wall's left and lower cells 0.58-0.66 of the cream, its
+# others 0.74, the gaps by them 0.78-0.88, judged dark: the grid was taken off and the
+# board left unread. From 0.6, seed 2 frame 181: a hand over a grey wall, its lightest
+# cell by a gap 0.47, let a grid off it pass, and 12 places were read surely wrong.)
+_GAP_CELLS = ([[(k, 0), (k + 1, 0), (k, 1), (k + 1, 1)] for k in range(4)]
+              + [[(4, c - 1), (4, c), (4, c + 1), (3, c)] for c in range(5)])
+# (A cell past the wall's edge is the 26th window, out of view.)
+_GAP_CELL_INDEX = np.array([[r * 5 + c if 0 <= c < 5 else 25 for r, c in near] for near in _GAP_CELLS])
+_LOCAL_LEAST = 0.7
+
+
+def _gap_shades(wall: np.ndarray, shade: float) -> np.ndarray:
+    """Each gap window's light (see _shade), for each grid tried (a row of `wall`'s)."""
+    seen = np.concatenate([wall, np.full((len(wall), 1), np.nan)], axis=1)[:, _GAP_CELL_INDEX]
+    light = np.max(np.where(np.isfinite(seen), seen, -1.0), axis=2) / _GREY_CELL_LUMA
+    return np.where(light >= _LOCAL_LEAST, np.minimum(light, 1.0), shade)
+
+
 def _shade(wall: np.ndarray) -> float:
     """How much darker than the cream the light the wall lies in is (1: as light): by
     its lighter cells, empty ones, which show _GREY_CELL_LUMA of the cream in its light."""
@@ -818,12 +844,13 @@ def _shade(wall: np.ndarray) -> float:
     return min(1.0, float(np.quantile(seen, _SHADE_QUANTILE)) / _GREY_CELL_LUMA)
 
 
-def _grey_fit(wall: np.ndarray, gaps: np.ndarray, rim: np.ndarray, *, dark: float) -> np.ndarray:
+def _grey_fit(wall: np.ndarray, gaps: np.ndarray, rim: np.ndarray, *, dark: float,
+              gap_dark: np.ndarray) -> np.ndarray:
     """Each window's fit to the grey block: 1 for a wall window darker than the cream, a
-    gap window as light as it and a window on the frame darker (than `dark`: the
-    lightness no cream shows in the wall's light), else 0; NaN where the window is out
-    of the frame or not judged."""
-    fit = np.concatenate([wall < _GREY_CELL_LIGHT, gaps >= dark, rim < dark]).astype(np.float64)
+    gap window as light as it (than `gap_dark`, each in its own light) and a window on
+    the frame darker (than `dark`: the lightness no cream shows in the wall's light),
+    else 0; NaN where the window is out of the frame or not judged."""
+    fit = np.concatenate([wall < _GREY_CELL_LIGHT, gaps >= gap_dark, rim < dark]).astype(np.float64)
     fit[~np.isfinite(np.concatenate([wall, gaps, rim]))] = np.nan
     return fit
 
