@@ -1,6 +1,6 @@
 """The recogniser judged on labelled photos of a real table (issue 3's last point).
 
-    ./dev run python benchmarks/bench_photos.py DIR [--players N] [--json] [--failures FILE]
+    ./dev run python benchmarks/bench_photos.py DIR [--players N] [--json] [--verbose] [--failures FILE]
     ./dev run python benchmarks/bench_photos.py DIR --draft
 
 DIR holds photos (.jpg, .jpeg, .png) and beside each its truth, NAME.truth.json: what a
@@ -30,7 +30,8 @@ Reported as benchmarks/bench_vision.py reports synthetic frames, against the sam
 - occluded: the share of photos the truth calls occluded that are flagged so, and of those
   it does not;
 - median latency of recognize() per photo size, as the process's CPU time, OpenCV on one
-  thread (one pass: a photo set is small).
+  thread (one pass: a photo set is small);
+- each photo's own counts (`--verbose` prints a line for each; `--json` has them).
 A board or disc found is the truth's when it is the nearest to it, within half the
 distance between the truth's two nearest (boards, or discs), and no more than a quarter
 of the photo's shorter side. `--failures FILE` writes one JSON line per board and disc not
@@ -69,6 +70,8 @@ _ROTATIONS = (0, 90, 180, 270)
 _SIDES = ("colored", "grey")
 _DISC_PLACES = 4
 _BOARD_KINDS = [*(f"rotation {r}" for r in _ROTATIONS), *(f"side {s}" for s in _SIDES)]
+_PER_PHOTO = ("boards", "boards_exact", "cells", "cells_right", "cells_confidently_wrong",
+              "factories", "factories_exact", "centres_exact")
 
 
 class PhotoSetError(Exception):
@@ -241,16 +244,21 @@ def judge(folder: Path, players: int | None, failure_log: list[dict] | None = No
     cv2.setNumThreads(1)
     tally: Counter = Counter()
     latency: dict[str, list[float]] = {}
+    by_photo = []
     for photo, truth in truths.items():
         frame = _photo(photo)  # (one at a time: a set of 12-megapixel photos fills memory)
         t0 = time.process_time()
         obs = recognize(frame, players)
+        ms = (time.process_time() - t0) * 1000
         size = f"{frame.shape[1]}x{frame.shape[0]}"
-        latency.setdefault(size, []).append((time.process_time() - t0) * 1000)
+        latency.setdefault(size, []).append(ms)
         found: list[dict] = []
+        before = Counter(tally)
         score_photo(obs, truth, tally, found)
         if failure_log is not None:
             failure_log.extend({"photo": photo.name, **f} for f in found)
+        by_photo.append({"photo": photo.name, "size": size, "ms": round(ms),
+                         **{k: tally[k] - before[k] for k in _PER_PHOTO}})
 
     def rate(a: str, b: str) -> float | None:
         return tally[a] / tally[b] if tally[b] else None
@@ -270,6 +278,7 @@ def judge(folder: Path, players: int | None, failure_log: list[dict] | None = No
         "extra_boards": tally["boards_extra"],
         "extra_factories": tally["factories_extra"],
         "latency_median_ms": {size: statistics.median(ms) for size, ms in sorted(latency.items())},
+        "by_photo": by_photo,
         "counts": dict(tally),
     }
 
@@ -285,6 +294,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--failures", type=Path,
                         help="write the boards and discs not read exactly here (JSON lines)")
+    parser.add_argument("--verbose", action="store_true", help="a line for each photo")
     parser.add_argument("--draft", action="store_true",
                         help="write a draft truth for each photo that has none, to be corrected by hand")
     args = parser.parse_args(argv)
@@ -306,6 +316,11 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(result))
         return 0
     c = result["counts"]
+    for one in result["by_photo"] if args.verbose else []:
+        print(f"{one['photo']}: {one['size']} boards {one['boards_exact']}/{one['boards']} "
+              f"places {one['cells_right']}/{one['cells']} ({one['cells_confidently_wrong']} surely wrong) "
+              f"factories {one['factories_exact']}/{one['factories']} centre {one['centres_exact']} "
+              f"{one['ms']} ms")
     print(f"photos: {result['photos']}")
     print(f"per-cell accuracy:   {_shown(result['per_cell_accuracy'], 4)}  (target >= 99.5%)")
     print(f"confidently wrong:   {_shown(result['confidently_wrong'], 4)}  (target <= 0.1%)")

@@ -82,6 +82,23 @@ def test_a_rendered_frame_is_judged_as_the_synthetic_benchmark_judges_it(rendere
     assert counts["cells"] > 50 and counts["boards"] == 2
 
 
+def test_each_photo_has_its_own_counts(rendered, tmp_path, capsys):
+    frame, truth, _ = rendered
+    folder = _photo_set(tmp_path / "set", frame, truth, name="a")
+    wrong = copy.deepcopy(truth)
+    wrong["boards"][1]["floor"][6] = "red" if truth["boards"][1]["floor"][6] is None else None
+    _photo_set(folder, frame, wrong, name="b")
+    assert photos.main([str(folder), "--json"]) == 0
+    a, b = json.loads(capsys.readouterr().out)["by_photo"]
+    assert (a["photo"], b["photo"]) == ("a.png", "b.png")
+    assert b["cells"] == a["cells"] and b["cells_right"] == a["cells_right"] - 1
+    assert b["boards_exact"] == a["boards_exact"] - 1 and a["size"] == "1280x720"
+    assert photos.main([str(folder), "--verbose"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith(f"a.png: 1280x720 boards {a['boards_exact']}/2 places {a['cells_right']}/")
+    assert lines[1].startswith(f"b.png: 1280x720 boards {b['boards_exact']}/2 places {b['cells_right']}/")
+
+
 def test_a_wrong_truth_costs_its_board_and_its_place(rendered, tmp_path, capsys):
     frame, truth, _ = rendered
     assert photos.main([str(_photo_set(tmp_path / "a", frame, truth)), "--json"]) == 0
