@@ -36,8 +36,8 @@ A board or disc found is the truth's when it is the nearest to it, within half t
 distance between the truth's two nearest (boards, or discs), and no more than a quarter
 of the photo's shorter side. `--failures FILE` writes one JSON line per board and disc not
 read exactly. Bad input (no photos, a photo that cannot be read, a photo with no truth, a
-truth that is not a full observation) is named and exits 2 with nothing printed or written
-but that.
+truth that is not a full observation, or that gives another image size than the photo's)
+is named and exits 2 with nothing printed or written but that.
 """
 
 from __future__ import annotations
@@ -219,8 +219,8 @@ def draft(folder: Path, players: int | None) -> list[Path]:
 
 
 def editable(obs: dict) -> str:
-    """An observation as JSON laid out to be corrected by hand: a line for each pattern
-    line, wall row, floor and factory, not one for every value."""
+    """An observation as JSON laid out to be corrected by hand: each pattern line, floor,
+    wall row and list of tiles on a line of its own, not a line for every value."""
     text = json.dumps(obs, indent=1)
     # (The values are numbers, colour names and keys: no bracket lies inside a string.)
     return re.sub(r"[\[{][^\[\]{}]*[\]}]", lambda m: re.sub(r"\s*\n\s*", " ", m.group()), text) + "\n"
@@ -247,10 +247,15 @@ def judge(folder: Path, players: int | None, failure_log: list[dict] | None = No
     by_photo = []
     for photo, truth in truths.items():
         frame = _photo(photo)  # (one at a time: a set of 12-megapixel photos fills memory)
+        size = f"{frame.shape[1]}x{frame.shape[0]}"
+        labelled = truth.get("image")
+        if isinstance(labelled, dict) and f"{labelled.get('width')}x{labelled.get('height')}" != size:
+            # (centres given on a copy of another size would match nothing)
+            raise PhotoSetError(f"{truth_path(photo)}: labelled on a {labelled.get('width')}x"
+                                f"{labelled.get('height')} image, the photo is {size}")
         t0 = time.process_time()
         obs = recognize(frame, players)
         ms = (time.process_time() - t0) * 1000
-        size = f"{frame.shape[1]}x{frame.shape[0]}"
         latency.setdefault(size, []).append(ms)
         found: list[dict] = []
         before = Counter(tally)

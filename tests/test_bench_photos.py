@@ -218,7 +218,7 @@ def test_drafts_are_written_for_photos_without_a_truth_and_refused_until_checked
     folder = tmp_path / "set"
     _blank(folder, "a")
     _blank(folder, "b")
-    kept = json.dumps(_observation([]))
+    kept = json.dumps({**_observation([]), "image": {"width": 160, "height": 120}})
     (folder / "a.truth.json").write_text(kept)
     assert photos.main([str(folder), "--draft"]) == 0
     assert "b.truth.json" in capsys.readouterr().out
@@ -256,6 +256,8 @@ def test_a_draft_is_written_for_no_photo_when_one_cannot_be_read(tmp_path, capsy
 
 def _truth_file(folder: Path, name: str, truth: object) -> None:
     _blank(folder, name)
+    if isinstance(truth, dict) and "image" in truth:
+        truth = {**truth, "image": {"width": 160, "height": 120}}  # as _blank draws it
     text = truth if isinstance(truth, str) else json.dumps(truth)
     (folder / f"{name}.truth.json").write_text(text)
 
@@ -285,6 +287,16 @@ def test_a_truth_that_is_not_a_whole_observation_is_named(tmp_path, capsys, trut
     err = capsys.readouterr().err
     assert "photo.truth.json" in err and says in err
     assert not failures.exists()
+
+
+def test_a_truth_labelled_on_an_image_of_another_size_is_named(tmp_path, capsys):
+    folder = tmp_path / "set"
+    _truth_file(folder, "photo", _observation([]))
+    assert photos.main([str(folder)]) == 0
+    truth = folder / "photo.truth.json"
+    truth.write_text(json.dumps(_observation([])))  # labelled on a 1920x1080 copy
+    assert photos.main([str(folder)]) == 2
+    assert "labelled on a 1920x1080 image, the photo is 160x120" in capsys.readouterr().err
 
 
 def test_bad_photo_sets_are_named(tmp_path, capsys):
