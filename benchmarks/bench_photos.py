@@ -36,8 +36,9 @@ A board or disc found is the truth's when it is the nearest to it, within half t
 distance between the truth's two nearest (boards, or discs), and no more than a quarter
 of the photo's shorter side. `--failures FILE` writes one JSON line per board and disc not
 read exactly. Bad input (no photos, a photo that cannot be read, a photo with no truth, a
-truth that is not a full observation, or that gives another image size than the photo's)
-is named and exits 2 with nothing printed or written but that.
+truth that is not a full observation, or that gives another image size than the photo's,
+a failures file with no directory to go in, a file that cannot be written) is named and
+exits 2 with nothing printed or half-written.
 """
 
 from __future__ import annotations
@@ -111,7 +112,8 @@ def load_truth(path: Path) -> dict:
         if key not in truth:
             raise PhotoSetError(f"{path}: no {key!r}: a truth lists what the photo shows")
     for n, board in enumerate(truth["boards"], 1):
-        missing = [k for k in ("center", "rotation", "side", "lines", "floor", "wall") if k not in board]
+        missing = [k for k in ("center", "rotation", "side", "lines", "floor", "wall")
+                   if board.get(k) is None]
         if missing:
             raise PhotoSetError(f"{path}: board {n} has no {', '.join(map(repr, missing))}")
         if board["rotation"] not in _ROTATIONS:
@@ -126,11 +128,13 @@ def load_truth(path: Path) -> dict:
         if not all(t in COLORS for t in disc["tiles"]):
             raise PhotoSetError(f"{path}: factory {n}: \"tiles\" lists the colours in view "
                                 f"(those hidden are counted in \"unknown\")")
+        if disc.get("unknown", 0) is None:
+            raise PhotoSetError(f"{path}: factory {n}: \"unknown\" counts its places hidden (0 if none)")
         if len(disc["tiles"]) + disc.get("unknown", 0) > _DISC_PLACES:
             raise PhotoSetError(f"{path}: factory {n}: more than 4 tiles and hidden places")
     center = truth["center"]
     if not isinstance(center.get("tiles"), dict) or not all(c in COLORS for c in center["tiles"]) \
-            or not isinstance(center.get("marker"), bool):
+            or not isinstance(center.get("marker"), bool) or center.get("unknown", 0) is None:
         raise PhotoSetError(f"{path}: the centre needs its \"tiles\" (colour: count) and \"marker\"")
     return truth
 
@@ -210,12 +214,21 @@ def draft(folder: Path, players: int | None) -> list[Path]:
     drafts = {p: {"draft": True, **recognize(_photo(p), players)} for p in todo}
     written = []
     for photo, obs in drafts.items():
-        path = truth_path(photo)
-        part = path.with_name(path.name + ".part")
-        part.write_text(editable(obs), encoding="utf-8")
-        part.replace(path)  # whole or not at all
-        written.append(path)
+        _write(truth_path(photo), editable(obs))
+        written.append(truth_path(photo))
     return written
+
+
+def _write(path: Path, text: str) -> None:
+    """`text` to `path`, whole or not at all; PhotoSetError naming why it could not be."""
+    part = path.with_name(path.name + ".part")
+    try:
+        part.write_text(text, encoding="utf-8")
+        part.replace(path)
+    except OSError as error:
+        if part.is_file():
+            part.unlink()
+        raise PhotoSetError(f"{path}: cannot write: {error.strerror or error}") from None
 
 
 def editable(obs: dict) -> str:
@@ -308,15 +321,15 @@ def main(argv: list[str] | None = None) -> int:
             for path in draft(args.folder, args.players):
                 print(f"wrote {path}: correct it against the photo, then delete \"draft\"")
             return 0
+        if args.failures and not args.failures.parent.is_dir():  # (known before a long run, not after)
+            raise PhotoSetError(f"{args.failures}: no directory {args.failures.parent} to write it in")
         failures: list[dict] | None = [] if args.failures else None
         result = judge(args.folder, args.players, failures)
+        if failures is not None:
+            _write(args.failures, "".join(json.dumps(f) + "\n" for f in failures))
     except PhotoSetError as error:
         print(f"bench_photos: {error}", file=sys.stderr)
         return 2
-    if failures is not None:
-        part = args.failures.with_name(args.failures.name + ".part")
-        part.write_text("".join(json.dumps(f) + "\n" for f in failures), encoding="utf-8")
-        part.replace(args.failures)
     if args.json:
         print(json.dumps(result))
         return 0

@@ -273,6 +273,8 @@ def _without(key: str) -> dict:
     ({"format": "azul-observation/2", "boards": []}, "format"),
     (_observation([_board([50.0, 50.0], rotation=45)]), "board 1: rotation"),
     (_without("side"), "board 1 has no 'side'"),
+    (_observation([_board([50.0, 50.0], floor=None)]), "board 1 has no 'floor'"),
+    (_observation([], [_disc(["red"], None)]), "factory 1: \"unknown\" counts"),
     (_observation([_board([50.0, 50.0], floor=[None] * 6)]), "the floor has 7 places"),
     (_observation([], [_disc(["red", "unknown"])]), "factory 1"),
     (_observation([], [_disc(["red", "red", "red"], 2)]), "more than 4"),
@@ -297,6 +299,24 @@ def test_a_truth_labelled_on_an_image_of_another_size_is_named(tmp_path, capsys)
     truth.write_text(json.dumps(_observation([])))  # labelled on a 1920x1080 copy
     assert photos.main([str(folder)]) == 2
     assert "labelled on a 1920x1080 image, the photo is 160x120" in capsys.readouterr().err
+
+
+def test_a_failures_file_that_cannot_be_written_is_named_before_the_run(tmp_path, capsys, monkeypatch):
+    folder = tmp_path / "set"
+    _truth_file(folder, "photo", _observation([]))
+    judged = []
+    monkeypatch.setattr(photos, "judge", lambda *a: judged.append(a))
+    assert photos.main([str(folder), "--failures", str(tmp_path / "nowhere" / "f.jsonl")]) == 2
+    assert "no directory" in capsys.readouterr().err and not judged
+
+
+def test_a_draft_that_cannot_be_written_is_named_and_leaves_nothing_half_written(tmp_path, capsys):
+    folder = tmp_path / "set"
+    _blank(folder, "a")
+    (folder / "a.truth.json.part").mkdir()  # where the draft is written first: not a file
+    assert photos.main([str(folder), "--draft"]) == 2
+    assert "a.truth.json: cannot write" in capsys.readouterr().err
+    assert not (folder / "a.truth.json").exists()
 
 
 def test_bad_photo_sets_are_named(tmp_path, capsys):
