@@ -296,6 +296,15 @@ def test_a_board_whose_cream_measured_far_darker_is_read_again_under_the_others(
     assert ("dark", pytest.approx(1.0)) in creams
 
 
+class _Found(str):
+    """A board found, by name, and how surely (all _side_told asks of a BoardFind)."""
+
+    def __new__(cls, name: str, confidence: float = 1.0) -> _Found:
+        found = super().__new__(cls, name)
+        found.confidence = confidence
+        return found
+
+
 def test_a_board_unsure_of_its_side_is_read_on_the_side_the_others_show(monkeypatch) -> None:
     # An arm over most of a board's wall leaves too few cells to tell its side, and the
     # whole wall went unread. A game is played on one side (the record's variant): the
@@ -324,10 +333,10 @@ def test_a_board_unsure_of_its_side_is_read_on_the_side_the_others_show(monkeypa
 
     monkeypatch.setattr(recognize_module, "read_board", read_board)
     rough = WhiteBalance.identity()
-    sure = [("a", reading("colored", 0.999)), ("b", reading("colored", 1.0))]
+    sure = [(_Found("a"), reading("colored", 0.999)), (_Found("b"), reading("colored", 1.0))]
 
     again["armed"] = reading("colored", 0.999)
-    out = _sides_told(None, [*sure, ("armed", reading("grey", 0.6, bar=0.85))], rough)
+    out = _sides_told(None, [*sure, (_Found("armed"), reading("grey", 0.6, bar=0.85))], rough)
     # only the unsure board, as it was read (a grid moved onto the print reads its places
     # only from 0.85 sure), on the side told as surely as the least sure board
     assert asked == [("armed", 0.85, ("colored", 0.999))]
@@ -335,11 +344,11 @@ def test_a_board_unsure_of_its_side_is_read_on_the_side_the_others_show(monkeypa
 
     # A board read at a turn its print told (its strip hidden) stays occluded: what hid
     # the strip still stands over it.
-    out = _sides_told(None, [*sure, ("armed", reading("grey", 0.6, occluded=True))], rough)
+    out = _sides_told(None, [*sure, (_Found("armed"), reading("grey", 0.6, occluded=True))], rough)
     assert out[2][1].occluded and out[2][1].side == "colored"
 
     again["armed"] = reading("colored", 0.999, in_place=False)  # off its print on that side
-    unsure = ("armed", reading("grey", 0.6))
+    unsure = (_Found("armed"), reading("grey", 0.6))
     assert _sides_told(None, [*sure, unsure], rough)[2] == unsure
 
     # A board whose grid is off its print read its side off whatever lies there (a grey
@@ -348,18 +357,18 @@ def test_a_board_unsure_of_its_side_is_read_on_the_side_the_others_show(monkeypa
     asked.clear()
     again["armed"] = reading("colored", 0.999)
     again["sleeved"] = reading("colored", 0.999)
-    out = _sides_told(None, [*sure, ("sleeved", reading("grey", 1.0, in_place=False)), unsure], rough)
+    out = _sides_told(None, [*sure, (_Found("sleeved"), reading("grey", 1.0, in_place=False)), unsure], rough)
     assert asked == [("sleeved", None, ("colored", 0.999)), ("armed", None, ("colored", 0.999))]
     assert out[2] == ("sleeved", again["sleeved"])
     # On the side told, it is not read again.
     asked.clear()
-    _sides_told(None, [*sure, ("moved", reading("colored", 1.0, in_place=False))], rough)
+    _sides_told(None, [*sure, (_Found("moved"), reading("colored", 1.0, in_place=False))], rough)
     assert asked == []
 
     # Boards sure of different sides, or none sure: nothing to tell.
     asked.clear()
-    _sides_told(None, [sure[0], ("g", reading("grey", 1.0)), unsure], rough)
-    _sides_told(None, [unsure, ("u", reading("colored", 0.9))], rough)
+    _sides_told(None, [sure[0], (_Found("g"), reading("grey", 1.0)), unsure], rough)
+    _sides_told(None, [unsure, (_Found("u"), reading("colored", 0.9))], rough)
     assert asked == []
 
     # Where boards sure of their side differ, one that shows little of its wall (a grey
@@ -368,13 +377,20 @@ def test_a_board_unsure_of_its_side_is_read_on_the_side_the_others_show(monkeypa
     for shown, told in [(12, ("colored", 0.999)), (13, None)]:
         asked.clear()
         again["sleeved"] = reading("colored", 1.0)
-        out = _sides_told(None, [*sure, ("sleeved", reading("grey", 1.0, wall_read=shown))], rough)
+        out = _sides_told(None, [*sure, (_Found("sleeved"), reading("grey", 1.0, wall_read=shown))], rough)
         assert asked == ([("sleeved", None, told)] if told else [])
         assert out[2][1].side == ("colored" if told else "grey")
+    # Nor does one found less than 0.5 sure (an outline rebuilt round an arm and the
+    # frame's edge, its grid on a grey board's pattern lines, read "coloured" surely).
+    for found, told in [(0.0, ("colored", 0.999)), (0.5, None)]:
+        asked.clear()
+        again["rebuilt"] = reading("colored", 1.0)
+        _sides_told(None, [*sure, (_Found("rebuilt", found), reading("grey", 1.0))], rough)
+        assert asked == ([("rebuilt", None, told)] if told else [])
     # Agreeing, each has its say however little of its wall it shows.
     asked.clear()
-    _sides_told(None, [("a", reading("grey", 1.0, wall_read=3)), ("b", reading("grey", 1.0, wall_read=25))],
-                rough)
+    _sides_told(None, [(_Found("a"), reading("grey", 1.0, wall_read=3)),
+                       (_Found("b"), reading("grey", 1.0, wall_read=25))], rough)
     assert asked == []
 
 
@@ -392,24 +408,26 @@ def test_a_board_that_does_not_show_its_side_surely_is_said_to_show_the_others_s
 
     read = [["blue", None, None, None, None]] + [[None] * 5] * 4
     unread = [[UNKNOWN] * 5] * 5
-    sure = [("a", Reading("colored", 0.999, True, read)), ("b", Reading("colored", 1.0, True, read))]
-    out = _said_on_told_side([*sure, ("armed", Reading("grey", 0.78, True, unread)),
-                              ("sleeved", Reading("grey", 1.0, False, unread))])
+    sure = [(_Found("a"), Reading("colored", 0.999, True, read)),
+            (_Found("b"), Reading("colored", 1.0, True, read))]
+    out = _said_on_told_side([*sure, (_Found("armed"), Reading("grey", 0.78, True, unread)),
+                              (_Found("sleeved"), Reading("grey", 1.0, False, unread))])
     assert out[:2] == sure
     assert [r.side for _, r in out[2:]] == ["colored", "colored"]
     # A wall read on the other side's print is not kept.
     places = {("wall", 0, 0): color.Reading("blue", 0.95), ("line", 0, 0): color.Reading("red", 0.9)}
-    (_, told), = _said_on_told_side([*sure, ("guessed", Reading("grey", 0.9, True, read, places))])[2:]
+    guessed = (_Found("guessed"), Reading("grey", 0.9, True, read, places))
+    (_, told), = _said_on_told_side([*sure, guessed])[2:]
     assert told.side == "colored" and told.wall == unread
     assert told.places == {("wall", 0, 0): color.Reading(UNKNOWN, 0.0),
                            ("line", 0, 0): places[("line", 0, 0)]}
     # A board sure of another side keeps it: sides differ, nothing is told.
-    grey = ("g", Reading("grey", 1.0, True, read))
-    assert _said_on_told_side([*sure, grey, ("armed", Reading("grey", 0.78, True, unread))])[2:] == \
-        [grey, ("armed", Reading("grey", 0.78, True, unread))]
+    grey = (_Found("g"), Reading("grey", 1.0, True, read))
+    assert _said_on_told_side([*sure, grey, (_Found("armed"), Reading("grey", 0.78, True, unread))])[2:] == \
+        [grey, (_Found("armed"), Reading("grey", 0.78, True, unread))]
     # ... unless it shows little of its wall (seed 9, frame 270: 4 cells under a sleeve).
     sleeved = [["blue", None, None, None, UNKNOWN]] + [[UNKNOWN] * 5] * 4
-    (_, told), = _said_on_told_side([*sure, ("sleeved", Reading("grey", 1.0, True, sleeved))])[2:]
+    (_, told), = _said_on_told_side([*sure, (_Found("sleeved"), Reading("grey", 1.0, True, sleeved))])[2:]
     assert told.side == "colored" and told.wall == unread
 
 

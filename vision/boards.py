@@ -148,6 +148,8 @@ def find_boards(small: np.ndarray, blue: np.ndarray, scale: float, full: np.ndar
     width = mask.shape[1]
     wide = _wide_blue(mask, round(_WIDE_BLUE * width), _WIDE_BLUE_AREA * width**2)
     found, missed = _boards_in(mask, small, blue, scale, full, wide=wide, wb=wb, closing=closing)
+    if wide.any():
+        found += _wide_tracks(mask, wide, found, small, scale=scale, full=full, wb=wb)
     if missed.any():
         # A dark navy sleeve shows the boards' blue only in patches, too few to make it
         # wide: joined to the frame of a board it lies over, it bends that board's outline
@@ -439,6 +441,40 @@ def _wide_blue(mask: np.ndarray, k: int, least: float) -> np.ndarray:
         return np.zeros(mask.shape, bool)
     cover = cv2.resize(np.isin(labels, big).astype(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST)
     return cv2.dilate(cover, np.ones((7, 7), np.uint8)) > 0
+
+
+# A board far off and blurred shows its score track as solid blue (its white squares
+# blurred into the blue round them) as wide as a sleeve is near by: taken out as one, it
+# leaves a rim of frame that makes no board (seed 11 frame 403: a board 150 px across at
+# the detection width, in plain view, not found). A patch of wide blue that lies wholly
+# inside the whole outline it is part of, with that outline a board, is that board's track.
+def _wide_tracks(mask: np.ndarray, wide: np.ndarray, found: list[BoardFind], small: np.ndarray, *,
+                 scale: float, full: np.ndarray, wb: WhiteBalance) -> list[BoardFind]:
+    """Boards whose own score track `wide` took out of the closed blue `mask`, not found
+    by the outlines left (`found`)."""
+    area_img = small.shape[0] * small.shape[1]
+    _, labels, stats, _ = components(mask)
+    more: list[BoardFind] = []
+    for k in np.unique(labels[wide & (mask > 0)]):
+        x, y, w, h = stats[k, :4]
+        if w * h > 0.5 * area_img:
+            continue
+        part = (labels[y:y + h, x:x + w] == k).astype(np.uint8)
+        contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE,
+                                       offset=(int(x), int(y)))
+        contour = max(contours, key=cv2.contourArea)
+        hull_area = cv2.contourArea(cv2.convexHull(contour))
+        if hull_area < max(600.0, _WHOLE_LEAST * area_img) or _at_edge((x, y, w, h), small.shape):
+            continue
+        board = _whole_board(contour, hull_area, small, scale, full, wb=wb)
+        if board is None or not _new_board(board, found + more, full, None, scale):
+            continue
+        inside = np.zeros(mask.shape, np.uint8)
+        cv2.fillConvexPoly(inside, np.round(board.quad * scale).astype(np.int32), 1)
+        track = wide & (labels == k)
+        if (track & (cv2.dilate(inside, np.ones((5, 5), np.uint8)) > 0)).sum() == track.sum():
+            more.append(board)
+    return more
 
 
 @dataclass(frozen=True)

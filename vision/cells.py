@@ -188,9 +188,8 @@ def read_board(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
         @functools.cache
         def frame_shown() -> bool:
             """Whether the board's blue frame shows all round (see _RELIEF_ALONE_CLEAR),
-            judged as boards are found, only when asked: seldom."""
-            small, scale = reduced(frame)
-            return not frame_covered(board, blue_mask(rough.apply_u8(small)), scale)
+            only when asked: seldom."""
+            return _frame_shown(frame, board, rough)
 
         places, over, said = _read_places(features, glare, hists, side, covered, cut=cut,
                                           frame_shown=frame_shown, settled=settled)
@@ -945,11 +944,28 @@ def read_registered(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
         # board turned wrong reads as a coloured one off its print: the one turn whose
         # grid fits a grey wall read surely as grey, with nothing over the board, is the
         # board's. (An arm over a coloured board's cream washes its print out under the
-        # board's own balance: at a wrong turn it fitted a grey wall, seed 7.)
-        told = _turned_to_print(frame, board, rough, (1, 3, 2), cream, or_grey=True)
+        # board's own balance: at a wrong turn it fitted a grey wall, seed 7.) Not where
+        # something lies over the board's frame: what lies over a grid at one turn may
+        # lie off it at another (seed 11 frame 428: a sleeve across a grey wall, the
+        # strip's turn right; a quarter turn off, the pattern lines' tiles fitted a grey
+        # wall, and 16 places were read surely wrong). Only here, where the grid failed
+        # at the turn found: a blurred frame under glare does not show blue all round
+        # either (seed 1 frame 69: a grey board found a quarter turn off, its print faint
+        # there, turned to where its grid fits a grey wall and read exactly). Nor by
+        # what the place model sees over the grid that failed: a wrong turn's grid sees
+        # tiles as something over it (seeds 11 and 8: 4 boards turned right no more).
+        told = _turned_to_print(frame, board, rough, (1, 3, 2), cream,
+                                or_grey=_frame_shown(frame, board, rough))
         if told is not None:
             return told
     return board, reading
+
+
+def _frame_shown(frame: np.ndarray, board: BoardFind, rough: WhiteBalance) -> bool:
+    """Whether the board's blue frame shows all round, judged as boards are found
+    (boards.frame_covered)."""
+    small, scale = reduced(frame)
+    return not frame_covered(board, blue_mask(rough.apply_u8(small)), scale)
 
 
 def _unread(reading: BoardReading) -> int:

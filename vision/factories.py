@@ -825,7 +825,7 @@ def _read_fitted(frame: np.ndarray, disc_to_img: np.ndarray, wb: WhiteBalance,
     # no place lies bare, and what the place model reads as the disc's print is a hand
     # over it.
     bare = blue.mean() >= 0.08
-    if (not bare and not sought) or cream < 0.3:
+    if (not bare and not sought) or cream < (_PLACED_CREAM_LEAST if placed else _CREAM_LEAST):
         return None
     # The disc's own cream ring balances the colour where the disc lies: light falls off
     # across a table and no board need be in view to balance the frame.
@@ -909,7 +909,7 @@ def _read_fitted(frame: np.ndarray, disc_to_img: np.ndarray, wb: WhiteBalance,
             values[k], confs[k] = value, conf
     if hidden.mean() > _HIDDEN_FIRST:
         values = _beside_most_hidden(patch, words, looks, over, values)
-    if not bare:
+    if not bare or cream < _CREAM_LEAST:
         values = [UNKNOWN if v is None else v for v in values]
     tiles = [v for v in values if v not in (None, UNKNOWN)]
     unknown = sum(v == UNKNOWN for v in values)
@@ -1236,6 +1236,15 @@ _HIDDEN_MOST = 0.55
 # middle; seeds 7 / 9 / 8: +2 / 0 / +3 discs read exactly, none fewer; 0.85 changes
 # nothing more).
 _PLACED_HIDDEN_MOST = 0.7
+# A disc's cream ring fills this share of its zone, or what was fitted is no disc; where
+# the circle of discs places one, less: an arm or a sleeve over half of it leaves under
+# a third (seed 11 frame 252: 0.23, a hand over half a disc, its yellow and white tiles
+# in view; seeds 7 / 9 / 10 / 11: 4 / 1 / 1 / 1 more discs read exactly, none fewer). A
+# disc that shows so little of its ring may hide its tiles under what hides the ring:
+# its places that show no tile are unknown, not empty (seed 8 frame 289: a sliver of
+# sunburst by a sleeve, four tiles under it).
+_CREAM_LEAST = 0.3
+_PLACED_CREAM_LEAST = 0.2
 
 
 def _one_stretch(hidden: np.ndarray) -> bool:

@@ -161,6 +161,11 @@ def _plane_in_place(readings: list[tuple[BoardFind, BoardReading]], scale: float
 # grey side, surely, from the few cells left in view. (Seeds 9 / 8: 2 / 4 boards read so
 # on the other side than the rest, 3 to 11 wall cells read, where the others read 25.)
 _SIDE_WALL_SHOWN = 13
+# ... and was found at least this surely: an outline rebuilt round an arm and the frame's
+# edge (seed 10 frame 305: found at 0.00) can put a grid on a grey board's pattern lines,
+# where the coloured print's check passes on the tiles, and the wall read there says
+# "coloured" surely.
+_OUTLINE_SURE = 0.5
 
 
 def _wall_shown(reading: BoardReading) -> bool:
@@ -170,12 +175,13 @@ def _wall_shown(reading: BoardReading) -> bool:
 def _side_told(readings: list[tuple[BoardFind, BoardReading]]) -> tuple[str, float] | None:
     """The side every board sure of its own shows (a game is played on one side), and
     how surely the least sure of them shows it; None if they differ, or there are none.
-    Where they differ, only boards that show most of their wall have a say."""
-    sure = [r for _, r in readings if r.side_confidence >= SIDE_SURE and r.grid_in_place]
-    if len({r.side for r in sure}) > 1:
-        sure = [r for r in sure if _wall_shown(r)]
-    sides = {r.side for r in sure}
-    return (sides.pop(), min(r.side_confidence for r in sure)) if len(sides) == 1 else None
+    Where they differ, only boards that show most of their wall, and whose outline was
+    found surely, have a say."""
+    sure = [(b, r) for b, r in readings if r.side_confidence >= SIDE_SURE and r.grid_in_place]
+    if len({r.side for _, r in sure}) > 1:
+        sure = [(b, r) for b, r in sure if _wall_shown(r) and b.confidence >= _OUTLINE_SURE]
+    sides = {r.side for _, r in sure}
+    return (sides.pop(), min(r.side_confidence for _, r in sure)) if len(sides) == 1 else None
 
 
 def _grown_back(frame: np.ndarray, small: np.ndarray, scale: float, rough: WhiteBalance,
