@@ -292,8 +292,21 @@ def _cut_boards(cut: list[np.ndarray], found: list[BoardFind], small: np.ndarray
     whole), and the outlines that made none."""
     rebuilt: list[BoardFind] = []
     unmade: list[np.ndarray] = []
-    for contour in cut:
-        board = _cut_board(contour, small, scale, full, wb, to_mm=to_mm, cover=cover)
+    first = [(contour, _cut_board(contour, small, scale, full, wb, to_mm=to_mm, cover=cover))
+             for contour in cut]
+    # Three sides in view rebuild a board at its size on the table plane. With no board
+    # found whole to measure it, one the edge cuts that its four sides rebuilt surely
+    # measures it: else the outline is taken whole, the frame's edge for a side (seed 11
+    # frame 113: a board cut 26-35 px short at the detection width, the other two cut
+    # too; its floor, out of the frame, read in view, and its pattern lines a line off).
+    plane = to_mm
+    if plane is None:
+        surest = max((b for _, b in first if b is not None), key=lambda b: b.confidence, default=None)
+        if surest is not None and surest.confidence >= _PLANE_SURE:
+            plane = table_plane(surest, scale)
+    for contour, board in first:
+        if board is None and plane is not to_mm:
+            board = _cut_board(contour, small, scale, full, wb, to_mm=plane, cover=cover)
         if board is None:  # it may only touch the frame's edge, or lose a corner to it
             board = _whole_board(contour, cv2.contourArea(cv2.convexHull(contour)), small, scale, full, wb=wb,
                                  partial=True, cover=cover)
