@@ -299,13 +299,13 @@ def _cut_boards(cut: list[np.ndarray], found: list[BoardFind], small: np.ndarray
     # measures it: else the outline is taken whole, the frame's edge for a side (seed 11
     # frame 113: a board cut 26-35 px short at the detection width, the other two cut
     # too; its floor, out of the frame, read in view, and its pattern lines a line off).
-    plane = to_mm
-    if plane is None:
+    plane = None
+    if to_mm is None:
         surest = max((b for _, b in first if b is not None), key=lambda b: b.confidence, default=None)
         if surest is not None and surest.confidence >= _PLANE_SURE:
             plane = table_plane(surest, scale)
     for contour, board in first:
-        if board is None and plane is not to_mm:
+        if board is None and plane is not None:
             board = _cut_board(contour, small, scale, full, wb, to_mm=plane, cover=cover)
         if board is None:  # it may only touch the frame's edge, or lose a corner to it
             board = _whole_board(contour, cv2.contourArea(cv2.convexHull(contour)), small, scale, full, wb=wb,
