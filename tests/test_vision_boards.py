@@ -818,6 +818,33 @@ def test_a_board_found_again_with_a_sleeve_taken_out_replaces_one_rebuilt_round_
     _assert_nothing_read_wrong(obs, truth)
 
 
+def test_pieces_of_a_board_are_judged_by_a_board_rebuilt_surely_where_none_is_whole():
+    # Seed 11, frame 326 (never tuned on, 4000 x 3000): a board near the camera, the
+    # frame's edge cutting its frame's blue into two outlines; the only other board is cut
+    # too, far off. No board found whole, the pair was judged by the size of the boards
+    # found, 0.4 of its own, and left too far apart to be one board's; the plane of the
+    # board rebuilt surely judges it.
+    obs, truth, cond = _recognized(11, 326)
+    assert not cond.hand
+    px_per_mm = truth["geometry"]["camera"]["px_per_mm"]  # (its outline runs on past the frame's edge)
+    _assert_every_place_in_view_read(obs, truth["boards"][0], least=20, near=15 * px_per_mm)
+
+
+def test_a_board_rebuilt_round_a_sleeve_is_judged_by_every_board_found_surely():
+    # Seed 11, frame 141 (never tuned on): a board rebuilt round a sleeve, its four sides
+    # right, was judged by the plane of the surest board found whole alone, whose corner
+    # lay 36 px off: extrapolated 400 px, it gave 0.63 of the board's size, and the board
+    # was lost. The other board found surely gave 0.97.
+    obs, truth, cond = _recognized(11, 141)
+    assert cond.hand
+    expected = truth["boards"][0]
+    found = _nearest(obs, expected)
+    assert np.hypot(*np.subtract(found["center"], expected["center"])) < 25
+    assert found["rotation"] == expected["rotation"]
+    assert sum(r == t != "unknown" for r, t in zip(_places(found), _places(expected), strict=True)) >= 34
+    _assert_nothing_read_wrong(obs, truth)
+
+
 def test_a_board_found_again_with_a_sleeve_taken_out_is_kept_where_most_of_it_was_missed():
     # Seed 11, frame 74 (never tuned on): a navy sleeve joined to the frame of the board
     # it lies over. Found again with the sleeve taken out, whole and with its strip in view,

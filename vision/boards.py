@@ -205,12 +205,13 @@ def _boards_in(mask: np.ndarray, small: np.ndarray, blue: np.ndarray, scale: flo
     # millimetres; that gives a cut board the sides the frame's edge hides. Without one,
     # the cut board's own sides and a typical lens measure it (_plane_from_sides).
     # A board found surely also tells the size any board shows where it lies: a board
-    # rebuilt from part of its outline must show about that (_new_board).
+    # rebuilt from part of its outline must show about that (_new_board). Each board found
+    # surely has a say (see _expected_diagonal).
     to_mm = sizes = None
     if found:
         ref = max(found, key=lambda b: b.confidence)
         to_mm = table_plane(ref, scale)
-        sizes = to_mm if ref.confidence >= _PLANE_SURE else None
+        sizes = [table_plane(b, scale) for b in found if b.confidence >= _PLANE_SURE] or None
     rebuilt, unmade = _cut_boards(cut, found, small, scale, full, wb=wb, to_mm=to_mm, sizes=sizes,
                                   cover=cover)
     # A plane measured by a board found whole but unsurely (a factory's sunburst taken for
@@ -221,7 +222,8 @@ def _boards_in(mask: np.ndarray, small: np.ndarray, blue: np.ndarray, scale: flo
     # rebuilt by another's plane came out 60-80 mm off, seed 8.)
     surest = max(rebuilt, key=lambda b: b.confidence, default=None)
     if to_mm is not None and sizes is None and surest is not None and surest.confidence >= _PLANE_SURE:
-        to_mm = sizes = table_plane(surest, scale)
+        to_mm = table_plane(surest, scale)
+        sizes = [to_mm]
         more, unmade = _cut_boards(unmade, found + rebuilt, small, scale, full, wb=wb, to_mm=to_mm,
                                    sizes=sizes, cover=cover)
         rebuilt += more
@@ -262,8 +264,15 @@ def _boards_in(mask: np.ndarray, small: np.ndarray, blue: np.ndarray, scale: flo
     # sleeve, left unread, 36 places). It does not take the board's place: a strip in a
     # part can tell a turn wrong (seed 8 frame 211, held out: a quarter off, where the
     # print turned the board untold and it was read exactly).
+    # Pieces are judged by the size a board shows where they lie: on the planes measured
+    # above, else on that of the surest board rebuilt (seed 11 frame 326: no board whole,
+    # a board near the camera whose frame the frame's edge cut into two outlines, judged
+    # by the size of the other board, cut too and far off, 0.4 of its own, was left in two).
+    surest = max(found, key=lambda b: b.confidence, default=None)
+    judged = sizes if sizes is not None or surest is None or surest.confidence < _PLANE_SURE \
+        else [table_plane(surest, scale)]
     for board in _joined(pieces, [b for b in found if b.turn_told], small, scale, full, wb=wb, to_mm=to_mm,
-                         sizes=sizes, cover=cover):
+                         sizes=sizes, judged=judged, cover=cover):
         untold = [k for k, b in enumerate(found)
                   if not b.turn_told and _overlap(board.quad, b.quad) > _OVERLAP_MOST]
         if untold and board.turn_told:
@@ -313,7 +322,8 @@ def _mostly_missed(board: BoardFind, missed: np.ndarray, scale: float) -> bool:
 
 
 def _cut_boards(cut: list[np.ndarray], found: list[BoardFind], small: np.ndarray, scale: float,
-                full: np.ndarray, *, wb: WhiteBalance, to_mm: np.ndarray | None, sizes: np.ndarray | None,
+                full: np.ndarray, *, wb: WhiteBalance, to_mm: np.ndarray | None,
+                sizes: list[np.ndarray] | None,
                 cover: _Sleeves | None) -> tuple[list[BoardFind], list[np.ndarray]]:
     """The boards rebuilt from outlines the frame's edge cuts (`found`: the boards found
     whole), and the outlines that made none."""
@@ -447,18 +457,19 @@ def _overlap(a: np.ndarray, b: np.ndarray) -> float:
     return float(shared) / max(1e-9, min(cv2.contourArea(a), cv2.contourArea(b)))
 
 
-def _new_board(board: BoardFind | None, found: list[BoardFind], full: np.ndarray, sizes: np.ndarray | None,
-               scale: float, *, near_ok: bool = False) -> bool:
+def _new_board(board: BoardFind | None, found: list[BoardFind], full: np.ndarray,
+               sizes: list[np.ndarray] | None, scale: float, *, near_ok: bool = False) -> bool:
     """Whether a board rebuilt from part of its outline is kept: centred in the frame, not
     over a board already found (unless `near_ok`), and of the size a board shows there
-    on the table plane `sizes` (small px -> mm), if a board found surely measured one."""
+    on the table planes `sizes` (small px -> mm; see _expected_diagonal), if boards found
+    surely measured them."""
     if board is None:
         return False
     h, w = full.shape[:2]
     if not (0 <= board.center[0] < w and 0 <= board.center[1] < h
             and (near_ok or all(np.linalg.norm(board.center - b.center) > 0.3 * _size_px(b) for b in found))):
         return False
-    expected = _diagonal_at(sizes, board.center * scale) if sizes is not None else None
+    expected = _expected_diagonal(sizes, board.center * scale) if sizes is not None else None
     return expected is None or _REBUILT_SIZE[0] < _diagonals(board.quad * scale) / expected < _REBUILT_SIZE[1]
 
 
@@ -604,13 +615,14 @@ _PIECES_AREA = (0.2, 1.5)
 
 
 def _joined(pieces: list[np.ndarray], found: list[BoardFind], small: np.ndarray, scale: float,
-            full: np.ndarray, *, wb: WhiteBalance, to_mm: np.ndarray | None, sizes: np.ndarray | None,
-            cover: _Sleeves | None) -> list[BoardFind]:
+            full: np.ndarray, *, wb: WhiteBalance, to_mm: np.ndarray | None, sizes: list[np.ndarray] | None,
+            judged: list[np.ndarray] | None, cover: _Sleeves | None) -> list[BoardFind]:
     """Boards an arm lies across, their frame in two outlines either side of it: the
     outlines left over, joined in pairs near enough for an arm to part them; then, with
     `sizes`, boards an arm hides most of, each from the one outline it leaves. `sizes`:
-    the table plane (small px -> mm) that gives the size a board shows where the pieces
-    lie, if a board was found surely; else they are judged by the boards found."""
+    the table planes (small px -> mm) that give the size a board shows where the pieces
+    lie, if boards were found whole surely; `judged`: the planes pairs are judged by
+    (`sizes`, or that of a board rebuilt surely), else they are judged by the boards found."""
     pieces = sorted(pieces, key=lambda c: -cv2.contourArea(cv2.convexHull(c)))[:_PIECES_MOST]
     typical = float(np.median([_size_px(b) * scale for b in found])) if found else 0.25 * max(small.shape[:2])
     boxes = [cv2.boundingRect(c) for c in pieces]
@@ -620,7 +632,8 @@ def _joined(pieces: list[np.ndarray], found: list[BoardFind], small: np.ndarray,
         if i in used or j in used:
             continue
         # A board far off in a steep view shows far smaller than the boards found nearer.
-        size = typical if sizes is None else _diagonal_at(sizes, _box_middle(boxes[i], boxes[j])) or typical
+        middle = _box_middle(boxes[i], boxes[j])
+        size = typical if judged is None else _expected_diagonal(judged, middle) or typical
         # Cheapest first: the boxes' gap is at most the outlines'.
         if _box_gap(boxes[i], boxes[j]) > _PIECE_GAP * size:
             continue
@@ -639,7 +652,7 @@ def _joined(pieces: list[np.ndarray], found: list[BoardFind], small: np.ndarray,
     for i, piece in enumerate(pieces):
         if i in used or _at_edge(boxes[i], small.shape):
             continue
-        size = _diagonal_at(sizes, _box_middle(boxes[i], boxes[i])) or typical
+        size = _expected_diagonal(sizes, _box_middle(boxes[i], boxes[i])) or typical
         if not _ALONE_AREA * size**2 < cv2.contourArea(cv2.convexHull(piece)) < _PIECES_AREA[1] * size**2:
             continue
         board = _occluded_board(piece, small, scale, full, wb=wb, to_mm=to_mm, cover=cover)
@@ -661,6 +674,16 @@ def _at_edge(box: tuple[int, int, int, int], shape: tuple[int, ...]) -> bool:
     """Whether a box (x, y, width, height) touches the edge of a frame of `shape`."""
     x, y, bw, bh = box
     return x <= 1 or y <= 1 or x + bw >= shape[1] - 1 or y + bh >= shape[0] - 1
+
+
+def _expected_diagonal(planes: list[np.ndarray], point: np.ndarray) -> float | None:
+    """The diagonal a board lying at image `point` shows (px), by the median of what the
+    table `planes` measured by the boards found surely give. One board's plane,
+    extrapolated, is only as good as its corners: a corner 36 px off put a board 400 px
+    away at 0.63 of its size (seed 11 frame 141: a board rebuilt round a sleeve, its four
+    sides right, was judged too big and lost); the other board's plane gave 0.97."""
+    diagonals = [d for d in (_diagonal_at(p, point) for p in planes) if d is not None]
+    return float(np.median(diagonals)) if diagonals else None
 
 
 def _diagonal_at(to_mm: np.ndarray, point: np.ndarray) -> float | None:
