@@ -1257,10 +1257,12 @@ def _grid_in_place(hists: np.ndarray, side: str) -> bool:
     off = agree[1:].max()
     if agree[0] > off or not agree.any():
         return True
-    return side != "colored" and off < _DIAGONAL_PLAIN
+    shown = int((hists[_WALL_ROWS].sum(axis=1) > 0).sum())
+    return side != "colored" and (off < _DIAGONAL_PLAIN or shown < _DIAGONAL_CELLS_LEAST)
 
 
 _DIAGONAL_PLAIN = 0.45
+_DIAGONAL_CELLS_LEAST = 8
 
 
 def _lab(bgr: np.ndarray) -> np.ndarray:
