@@ -462,6 +462,16 @@ def test_a_panel_edge_measured_off_at_one_end_is_not_taken():
     _assert_found_and_read(obs, truth["boards"][2], least_right=47)
 
 
+def test_a_board_whose_strip_told_its_turn_faintly_is_turned_to_its_print():
+    # Seed 11, frame 389 (never tuned on, 4000 x 3000): a hand over a board's strip; what
+    # the strip showed turned the board a quarter off, 0.17 sure, and its grid failed
+    # there: its 26 places in view were left unread. At the turn whose grid shows the
+    # coloured print clearly, it reads them.
+    obs, truth, cond = _recognized(11, 389)
+    assert cond.hand
+    _assert_every_place_in_view_read(obs, truth["boards"][0], least=20)
+
+
 @pytest.mark.parametrize(("seed", "frame", "board"), [(11, 206, 0), (10, 429, 1)])
 def test_a_sleeve_over_most_of_a_grey_wall_leaves_the_rest_of_the_board_read(seed, frame, board):
     # Seeds 11 and 10 (never tuned on): a sleeve across a grey board's wall, its pattern

@@ -958,7 +958,14 @@ def read_registered(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
                                 or_grey=_frame_shown(frame, board, rough))
         if told is not None:
             return told
+    elif not reading.grid_in_place and board.confidence < _TURN_WEAK:
+        told = _turned_to_print(frame, board, rough, (1, 3, 2), cream)
+        if told is not None:
+            return told
     return board, reading
+
+
+_TURN_WEAK = 0.5
 
 
 def _frame_shown(frame: np.ndarray, board: BoardFind, rough: WhiteBalance) -> bool:
