@@ -887,13 +887,13 @@ def read_registered(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
     stretched), or shows it clearly but leaves places unread (off towards a corner), the
     coloured wall's print is searched for round it and the board read there if the print
     is clear there (and, for a grid that showed it clearly, more places read). A board
-    seen near 45 degrees whose grid is off the print is also tried at its other turns. A
-    grid off the print is left unread only when no placement shows the print. A board
-    whose turn its strip does not tell (something over it) is read at the turn whose
-    grid shows the coloured print clearly; failing that, a grey board at the turn that
-    faces `middle`, the table's middle (image px), if its grid fits a grey wall there
-    (see _facing_middle); with neither, it is no board (None). `cream`, when given,
-    balances the panel (see read_board)."""
+    seen near 45 degrees, or turned by its strip only faintly, whose grid is off the
+    print is also tried at its other turns. A grid off the print is left unread only when
+    no placement shows the print. A board whose turn its strip does not tell (something
+    over it) is read at the turn whose grid shows the coloured print clearly; failing
+    that, a grey board at the turn that faces `middle`, the table's middle (image px), if
+    its grid fits a grey wall there (see _facing_middle); with neither, it is no board
+    (None). `cream`, when given, balances the panel (see read_board)."""
     if not board.turn_told:
         told = _turned_to_print(frame, board, rough, (0, 1, 2, 3), cream, round_a_hand=True)
         if told is None and middle is not None:
@@ -959,13 +959,16 @@ def read_registered(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
         if told is not None:
             return told
     elif not reading.grid_in_place and board.confidence < _TURN_WEAK:
+        # A strip told faintly (a hand over part of it) can turn a board wrong at any
+        # angle (seed 11 frame 389: a quarter off at 0.17, its places left unread): it is
+        # tried at its other turns too, by the coloured print alone.
         told = _turned_to_print(frame, board, rough, (1, 3, 2), cream)
         if told is not None:
             return told
     return board, reading
 
 
-_TURN_WEAK = 0.5
+_TURN_WEAK = 0.5  # a board's turn told less surely than this may be wrong at any angle
 
 
 def _frame_shown(frame: np.ndarray, board: BoardFind, rough: WhiteBalance) -> bool:
@@ -1259,7 +1262,9 @@ def _grid_in_place(hists: np.ndarray, side: str) -> bool:
     off by a cell sees the diagonals one step on, and a board rebuilt wrong sees none.
     A wall read as the grey side can still be a coloured one seen a cell off (the side
     is read from the same cells): then the diagonals one step on are plain to see,
-    more than tiles laid freely on a grey wall ever line up."""
+    more than tiles laid freely on a grey wall ever line up; but not on a few cells (a
+    sleeve over the rest), whose tiles follow some diagonals by chance: the grey wall's
+    own check judges those."""
     agree = _diagonal_agreement(hists[_WALL_ROWS])
     off = agree[1:].max()
     if agree[0] > off or not agree.any():
