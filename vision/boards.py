@@ -268,9 +268,9 @@ def _boards_in(mask: np.ndarray, small: np.ndarray, blue: np.ndarray, scale: flo
     # above, else on that of the surest board rebuilt (seed 11 frame 326: no board whole,
     # a board near the camera whose frame the frame's edge cut into two outlines, judged
     # by the size of the other board, cut too and far off, 0.4 of its own, was left in two).
-    surest = max(found, key=lambda b: b.confidence, default=None)
-    judged = sizes if sizes is not None or surest is None or surest.confidence < _PLANE_SURE \
-        else [table_plane(surest, scale)]
+    surest_found = max(found, key=lambda b: b.confidence, default=None)
+    judged = sizes if sizes is not None or surest_found is None or surest_found.confidence < _PLANE_SURE \
+        else [table_plane(surest_found, scale)]
     for board in _joined(pieces, [b for b in found if b.turn_told], small, scale, full, wb=wb, to_mm=to_mm,
                          sizes=sizes, judged=judged, cover=cover):
         untold = [k for k, b in enumerate(found)
@@ -316,9 +316,15 @@ def _mostly_missed(board: BoardFind, missed: np.ndarray, scale: float) -> bool:
     x, y = np.round(board.center * scale).astype(int)
     if 0 <= y < missed.shape[0] and 0 <= x < missed.shape[1] and missed[y, x]:
         return True
-    inside = np.zeros(missed.shape, np.uint8)
+    inside = _inside(board, missed.shape, scale)
+    return bool(inside.any() and missed[inside].mean() > 0.5)
+
+
+def _inside(board: BoardFind, shape: tuple[int, ...], scale: float) -> np.ndarray:
+    """Where a board's outline lies in an image of `shape` (small px)."""
+    inside = np.zeros(shape[:2], np.uint8)
     cv2.fillConvexPoly(inside, np.round(board.quad * scale).astype(np.int32), 1)
-    return bool(inside.any() and missed[inside > 0].mean() > 0.5)
+    return inside > 0
 
 
 def _cut_boards(cut: list[np.ndarray], found: list[BoardFind], small: np.ndarray, scale: float,
@@ -415,11 +421,9 @@ def _whole_at_told_turn(board: BoardFind, same: list[BoardFind], found: list[Boa
     hidden and one cut short along the arm whose strip tells the turn: the whole one at
     that turn, in place of both (`same`: the boards found that `board` takes the place of)."""
     h, w = full.shape[:2]
-    if board.turn_told:
+    if board.turn_told:  # (_turned_like keeps a board in a whole board's proportions as it is)
         untold = [b for b in same if not b.turn_told]
-        if untold and not in_proportion(board.quad, w, h):
-            return _turned_like(untold[0], board, full, wb), same
-        return board, same
+        return (_turned_like(untold[0], board, full, wb) if untold else board), same
     cut_short = [b for b in found if b.turn_told and not in_proportion(b.quad, w, h)
                  and _overlap(board.quad, b.quad) > _OVERLAP_MOST]
     if cut_short:
@@ -540,8 +544,7 @@ def _wide_tracks(mask: np.ndarray, wide: np.ndarray, found: list[BoardFind], sma
         board = _whole_board(contour, hull_area, small, scale, full, wb=wb)
         if board is None or not _new_board(board, found + more, full, None, scale):
             continue
-        inside = np.zeros(mask.shape, np.uint8)
-        cv2.fillConvexPoly(inside, np.round(board.quad * scale).astype(np.int32), 1)
+        inside = _inside(board, mask.shape, scale).astype(np.uint8)
         track = wide & (labels == k)
         if (track & (cv2.dilate(inside, np.ones((5, 5), np.uint8)) > 0)).sum() == track.sum():
             more.append(board)
