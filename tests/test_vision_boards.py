@@ -1714,3 +1714,13 @@ def test_a_blue_grey_mat_beside_a_board_found_whole_leaves_it_whole():
     # the corner off (nine places unread, one read wrong); the board is read exactly.
     obs, truth, _ = _recognized(7, 166)
     _assert_read_exactly(obs, truth["boards"][1])
+
+
+def test_a_white_tile_the_place_model_takes_for_its_print_is_read_by_its_teal():
+    # Seed 8 frame 38 (held out): a board at 45 degrees under blur, a white tile on its
+    # own print in plain view, its shadow showing; the place model read it empty at 0.94.
+    # Beside the board's other white prints, read empty, its top shows the star's teal.
+    obs, truth, cond = _recognized(8, 38)
+    assert not cond.hand
+    assert truth["boards"][0]["wall"][4][3] == "white"
+    _assert_read_exactly(obs, truth["boards"][0])

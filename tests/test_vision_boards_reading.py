@@ -882,3 +882,64 @@ def test_each_gap_by_a_grey_wall_is_judged_in_the_light_of_the_cells_round_it():
     assert cells._gap_shades(glare, 0.9)[0][4] == pytest.approx(1.0)
     moved = np.vstack([wall, np.full(25, 0.74)])  # each grid tried in its own windows' light
     assert cells._gap_shades(moved, 0.9)[1] == pytest.approx([1.0] * 9)
+
+
+_WHITE_PRINT_BGR = (196.0, 222.0, 214.0)  # the white print's pale teal on a balanced panel
+_WHITE_STAR_BGR = (200.0, 199.0, 101.0)  # a white tile's teal star (real-table.md)
+
+
+def _white_prints(tile: dict[int, tuple[float, float, float]],
+                  values: dict[int, str | None] | None = None) -> tuple[dict, np.ndarray]:
+    """A coloured board's places read as `values` (by white print, 0-4, at 0.9; the others
+    read empty surely), and the first look's windows: every white print shows the print's
+    colour but those in `tile`, which show theirs."""
+    window = (2 * cells._WINDOW_HALF) ** 2
+    pixels = np.tile(np.array(_WHITE_PRINT_BGR, np.float32), (len(PLACES), window, 1))
+    places = {p: cells.Reading(None, 1.0) for p in PLACES}
+    for k, i in enumerate(cells._WHITE_PRINT_ROWS):
+        if k in tile:
+            pixels[i] = tile[k]
+        if values and k in values:
+            places[PLACES[i]] = cells.Reading(values[k], 0.9)
+    return places, pixels.reshape(-1, 3)
+
+
+def _mixed(a: tuple[float, ...], b: tuple[float, ...], share: float) -> tuple[float, float, float]:
+    return tuple(x + share * (y - x) for x, y in zip(a, b, strict=True))
+
+
+def test_a_white_tile_read_as_its_print_is_told_by_its_teal_beside_the_boards_other_prints():
+    # The place model read a white tile on its own print empty (seed 8 frame 38: under
+    # blur, at 0.94); beside the board's other white prints read empty, its top shows
+    # the star's teal, and it is read white. So is one the model was unsure of.
+    tile = _mixed(_WHITE_PRINT_BGR, _WHITE_STAR_BGR, 0.35)
+    none = np.zeros(len(PLACES), bool)
+    for value in (None, UNKNOWN):
+        places, pixels = _white_prints({4: tile}, {4: value})
+        read = cells._white_on_print(places, pixels, none)
+        assert read[PLACES[cells._WHITE_PRINT_ROWS[4]]].value == "white"
+        assert [p for p in PLACES if read[p] != places[p]] == [PLACES[cells._WHITE_PRINT_ROWS[4]]]
+    places, pixels = _white_prints({4: tile}, {4: None})
+    # Something over the place, or no other print read empty to judge it by: not read.
+    over = none.copy()
+    over[cells._WHITE_PRINT_ROWS[4]] = True
+    assert cells._white_on_print(places, pixels, over) == places
+    alone, _ = _white_prints({}, {k: UNKNOWN for k in range(4)} | {4: None})
+    assert cells._white_on_print(alone, pixels, none) == alone
+    # A print that shows only a little teal, or only bluer (the light's cast over part of
+    # the board), or far darker (a teal sleeve's shade), is no white tile.
+    little = _mixed(_WHITE_PRINT_BGR, _WHITE_STAR_BGR, 0.1)
+    for other in (little, (214.0, 222.0, 205.0), (140.0, 130.0, 60.0)):
+        places, pixels = _white_prints({4: other}, {4: None})
+        assert cells._white_on_print(places, pixels, none) == places
+    # Two tiles read empty surely: each is judged by the prints read so, not by itself too.
+    places, pixels = _white_prints({3: tile, 4: tile}, {0: UNKNOWN})
+    read = cells._white_on_print(places, pixels, none)
+    assert [read[PLACES[i]].value for i in cells._WHITE_PRINT_ROWS] == [UNKNOWN, None, None, "white", "white"]
+    # Nor by two prints read empty that do not agree (one pink in a red sleeve's glare);
+    # of three, the two that agree judge it.
+    red = (190.0, 190.0, 250.0)
+    places, pixels = _white_prints({2: red, 4: tile}, {0: UNKNOWN, 1: UNKNOWN})
+    assert cells._white_on_print(places, pixels, none) == places
+    places, pixels = _white_prints({2: red, 4: tile}, {0: UNKNOWN})
+    assert cells._white_on_print(places, pixels, none)[PLACES[cells._WHITE_PRINT_ROWS[4]]].value == "white"

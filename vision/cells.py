@@ -258,6 +258,8 @@ def read_board(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
                 places = _at_least(_wall_if_side_sure(places, side_conf), sure)
                 over |= over_again
         places |= _at_least(said, sure)
+    if in_place and side == "colored" and side_conf >= SIDE_SURE:
+        places = _white_on_print(places, pixels, over | out_of_frame)
     lines, floor, wall = _board_values(places)
     confidence = board.confidence * side_conf * (min(known) if known else 0.0)
     return BoardReading(side, side_conf, lines, floor, wall, places, sampled, float(confidence),
@@ -1311,6 +1313,59 @@ def _print_in_place_by_contrast(pixels: np.ndarray, seen: np.ndarray, excused: n
         ref = _PRINT_LAB[[(d + step) % 5 for d in diagonals]]
         misfit.append(float(np.sum((means - (ref - ref.mean(axis=0))) ** 2)))
     return misfit[0] * _CONTRAST_CLEAR < min(misfit[1:])
+
+
+# A white tile on its own print: the print is the tile's design paler, and under blur
+# the place model can take the tile for it (seed 8 frame 38: a white tile in plain view,
+# its shadow showing, read empty at 0.94). The board's other white prints read empty
+# surely show what the print looks like in this board's light, if two or more agree
+# (within _PEERS_AGREE of their median: one read empty under a red sleeve's glare, seed
+# 10 frame 342, is no print to judge by); the tile's top is teal beside them (its star:
+# greener and bluer, a* and b* both lower), an empty print the same colour, and as light
+# (a window far darker lies under a sleeve or a cup's shade; one far lighter, under
+# glare). Measured on seed 5's frames 0-399 and seed 7's 0-499 (the mean colour of the
+# window where a tile's top would show, against the median of the board's other white
+# prints read empty at 0.97 or more): white tiles read right, a* 11.2 and b* 10.0 lower
+# (median; 90% of them past both of _WHITE_TEAL), L* from 5.5 lighter to 15.4 darker
+# (1% and 99%); empty prints, 1% of them 3.1 / 3.0 lower or more; of the white prints
+# left empty or unknown, the 4 of 8 white tiles were past all the marks, none of 8,376
+# empty prints.
+_WHITE_PRINT_ROWS = np.array([i for i, d in zip(_WALL_ROWS, _WALL_DIAGONAL, strict=True)
+                              if COLORS[d] == "white"])
+_WHITE_PEER_SURE = 0.97
+_PEERS_AGREE = 6.0  # Lab distance
+_WHITE_TEAL = (8.0, 2.0)  # how much lower than the print's a* and b* show on a white tile
+_WHITE_LIGHTNESS = (-8.0, 20.0)  # how much darker than the print a white tile's top shows, L*
+_WHITE_ON_PRINT_SURE = 0.9  # no empty print was read so: above SURE, below the models' sure reads
+
+
+def _white_on_print(places: dict[tuple, Reading], pixels: np.ndarray,
+                    hidden: np.ndarray) -> dict[tuple, Reading]:
+    """The coloured wall's white prints read empty or unknown that show a white tile's
+    teal beside the board's other white prints read empty, read white (see _WHITE_TEAL).
+    `pixels`: the first look's windows, in PLACES order; `hidden`: places not judged
+    (something over them, out of the frame)."""
+    n = len(PLACES)
+    lab = _lab(pixels.reshape(n, -1, 3)[_WHITE_PRINT_ROWS].mean(axis=1))
+    readings = [places[PLACES[i]] for i in _WHITE_PRINT_ROWS]
+    seen = ~hidden[_WHITE_PRINT_ROWS]
+    empty = seen & np.array([r.value is None and r.confidence >= _WHITE_PEER_SURE for r in readings])
+    peers_of = empty[None, :] & ~np.eye(len(readings), dtype=bool)
+    # Cheapest first: a median of peers is teal past a place only if some peer is.
+    most = np.where(peers_of[:, :, None], lab[None, :, 1:], -np.inf).max(axis=1)
+    maybe = seen & (peers_of.sum(axis=1) >= 2) & np.all(most - lab[:, 1:] > _WHITE_TEAL, axis=1) \
+        & np.array([r.value in (None, UNKNOWN) for r in readings])
+    out = dict(places)
+    for k in np.flatnonzero(maybe):
+        peers = lab[peers_of[k]]
+        peers = peers[np.linalg.norm(peers - np.median(peers, axis=0), axis=1) < _PEERS_AGREE]
+        if len(peers) < 2:
+            continue
+        lower = np.median(peers, axis=0) - lab[k]
+        if _WHITE_LIGHTNESS[0] < lower[0] < _WHITE_LIGHTNESS[1] \
+                and lower[1] > _WHITE_TEAL[0] and lower[2] > _WHITE_TEAL[1]:
+            out[PLACES[_WHITE_PRINT_ROWS[k]]] = Reading("white", _WHITE_ON_PRINT_SURE)
+    return out
 
 
 _CONTRAST_CELLS = 2  # wall cells in view a diagonal needs to be judged
