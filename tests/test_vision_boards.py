@@ -1724,3 +1724,12 @@ def test_a_white_tile_the_place_model_takes_for_its_print_is_read_by_its_teal():
     assert not cond.hand
     assert truth["boards"][0]["wall"][4][3] == "white"
     _assert_read_exactly(obs, truth["boards"][0])
+
+
+def test_the_marker_the_place_model_leaves_unknown_is_read_by_its_look_beside_the_empty_floor():
+    # Seed 11 frame 27 (never tuned on): the first-player marker on a floor's first place,
+    # the rest of the floor empty; the place model gave it 0.55, empty 0.26. Beside the
+    # floor's empty places it shows its ink and its white against the cream.
+    obs, truth, _ = _recognized(11, 27)
+    assert truth["boards"][3]["floor"][:2] == ["marker", None]
+    _assert_read_exactly(obs, truth["boards"][3])

@@ -13,7 +13,7 @@ import pytest
 from vision import cells
 from vision.calibrate import fit_model
 from vision.cells import HIDDEN, PLACE_MODELS, PLACES, place_kind, side_kind
-from vision.color import COLORS, CREAM_RGB, UNKNOWN, WhiteBalance
+from vision.color import COLORS, CREAM_RGB, MARKER, UNKNOWN, WhiteBalance
 from vision.factories import FACTORY_MODEL
 from vision.geometry import apply_h
 from vision.recognize import analyse
@@ -943,3 +943,55 @@ def test_a_white_tile_read_as_its_print_is_told_by_its_teal_beside_the_boards_ot
     assert cells._white_on_print(places, pixels, none) == places
     places, pixels = _white_prints({2: red, 4: tile}, {0: UNKNOWN})
     assert cells._white_on_print(places, pixels, none)[PLACES[cells._WHITE_PRINT_ROWS[4]]].value == "white"
+
+
+_CREAM_BGR = tuple(float(v) for v in CREAM_RGB[::-1])
+_MARKER_BGR = (205.0, 195.0, 190.0)  # the marker's white and its dark blue ink, on the balanced panel
+
+
+def _floor(values: list, looks: dict[int, tuple[float, float, float]]) -> tuple[dict, np.ndarray]:
+    """A board's places read empty surely but the floor's, read as `values` (at 0.9; None
+    at 1.0), and the first look's windows: the cream but the floor places in `looks`."""
+    window = (2 * cells._WINDOW_HALF) ** 2
+    pixels = np.tile(np.array(_CREAM_BGR, np.float32), (len(PLACES), window, 1))
+    places = {p: cells.Reading(None, 1.0) for p in PLACES}
+    for k, value in enumerate(values):
+        places[("floor", k)] = cells.Reading(value, 1.0 if value is None else 0.9)
+    for k, look in looks.items():
+        pixels[PLACES.index(("floor", k))] = look
+    return places, pixels.reshape(-1, 3)
+
+
+def test_the_marker_left_unknown_is_told_by_its_look_beside_the_floors_empty_places():
+    # Seed 11 frames 27 and 470: the marker on the floor's first place, left unknown (the
+    # model 0.55 / 0.36 sure of it). Beside the floor's places read empty, it shows darker
+    # (its ink) and less yellow (its white against the cream), and no white tile's teal.
+    none = np.zeros(len(PLACES), bool)
+    empty = [None] * 6
+    for values, at in (([UNKNOWN, *empty], 0), (["yellow", "red", UNKNOWN, None, None, None, None], 2)):
+        places, pixels = _floor(values, {at: _MARKER_BGR})
+        read = cells._marker_on_floor(places, pixels, none)
+        assert read[("floor", at)] == cells.Reading(MARKER, cells._BY_PEERS_SURE)
+        assert [p for p in PLACES if read[p] != places[p]] == [("floor", at)]
+    # The floor fills from the left: no marker lies past an empty place, nor past one
+    # unknown; a place read empty is left so; nor is one read under something, nor with
+    # under two empty places to judge it by.
+    reds = ["red"] * 5
+    cases = (([None, UNKNOWN, *empty[1:]], 1, None), ([UNKNOWN, UNKNOWN, *empty[1:]], 1, None),
+             ([None, *empty], 0, None), ([UNKNOWN, *empty], 0, 0), ([UNKNOWN, *reds, None], 0, None))
+    for values, at, hidden in cases:
+        places, pixels = _floor(values, {at: _MARKER_BGR})
+        over = none.copy()
+        if hidden is not None:
+            over[PLACES.index(("floor", hidden))] = True
+        assert cells._marker_on_floor(places, pixels, over) == places
+    # A white tile's teal, a shade over the cream, a grey sleeve, glare, a red sleeve's
+    # pink, or the cream itself: no marker.
+    for look in ((200.0, 199.0, 101.0), tuple(0.85 * v for v in _CREAM_BGR), (130.0, 120.0, 115.0),
+                 (250.0, 250.0, 250.0), (190.0, 180.0, 215.0), _CREAM_BGR):
+        places, pixels = _floor([UNKNOWN, *empty], {0: look})
+        assert cells._marker_on_floor(places, pixels, none) == places
+    # Nor beside two empty places that do not agree (one under a warm light).
+    places, pixels = _floor([UNKNOWN, None, None, "red", "red", "red", "red"],
+                            {0: _MARKER_BGR, 2: (160.0, 215.0, 240.0)})
+    assert cells._marker_on_floor(places, pixels, none) == places

@@ -260,6 +260,8 @@ def read_board(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
         places |= _at_least(said, sure)
     if in_place and side == "colored" and side_conf >= SIDE_SURE:
         places = _white_on_print(places, pixels, over | out_of_frame)
+    if in_place:
+        places = _marker_on_floor(places, pixels, over | out_of_frame)
     lines, floor, wall = _board_values(places)
     confidence = board.confidence * side_conf * (min(known) if known else 0.0)
     return BoardReading(side, side_conf, lines, floor, wall, places, sampled, float(confidence),
@@ -1332,11 +1334,11 @@ def _print_in_place_by_contrast(pixels: np.ndarray, seen: np.ndarray, excused: n
 # empty prints.
 _WHITE_PRINT_ROWS = np.array([i for i, d in zip(_WALL_ROWS, _WALL_DIAGONAL, strict=True)
                               if COLORS[d] == "white"])
-_WHITE_PEER_SURE = 0.97
+_PEER_SURE = 0.97
 _PEERS_AGREE = 6.0  # Lab distance
 _WHITE_TEAL = (8.0, 2.0)  # how much lower than the print's a* and b* show on a white tile
 _WHITE_LIGHTNESS = (-8.0, 20.0)  # how much darker than the print a white tile's top shows, L*
-_WHITE_ON_PRINT_SURE = 0.9  # no empty print was read so: above SURE, below the models' sure reads
+_BY_PEERS_SURE = 0.9  # no empty place was read so: above SURE, below the models' sure reads
 
 
 def _white_on_print(places: dict[tuple, Reading], pixels: np.ndarray,
@@ -1349,7 +1351,7 @@ def _white_on_print(places: dict[tuple, Reading], pixels: np.ndarray,
     lab = _lab(pixels.reshape(n, -1, 3)[_WHITE_PRINT_ROWS].mean(axis=1))
     readings = [places[PLACES[i]] for i in _WHITE_PRINT_ROWS]
     seen = ~hidden[_WHITE_PRINT_ROWS]
-    empty = seen & np.array([r.value is None and r.confidence >= _WHITE_PEER_SURE for r in readings])
+    empty = seen & np.array([r.value is None and r.confidence >= _PEER_SURE for r in readings])
     peers_of = empty[None, :] & ~np.eye(len(readings), dtype=bool)
     # Cheapest first: a median of peers is teal past a place only if some peer is.
     most = np.where(peers_of[:, :, None], lab[None, :, 1:], -np.inf).max(axis=1)
@@ -1364,8 +1366,47 @@ def _white_on_print(places: dict[tuple, Reading], pixels: np.ndarray,
         lower = np.median(peers, axis=0) - lab[k]
         if _WHITE_LIGHTNESS[0] < lower[0] < _WHITE_LIGHTNESS[1] \
                 and lower[1] > _WHITE_TEAL[0] and lower[2] > _WHITE_TEAL[1]:
-            out[PLACES[_WHITE_PRINT_ROWS[k]]] = Reading("white", _WHITE_ON_PRINT_SURE)
+            out[PLACES[_WHITE_PRINT_ROWS[k]]] = Reading("white", _BY_PEERS_SURE)
     return out
+
+
+# The first-player marker on the floor, left unknown by the place model (seed 11 frames
+# 27 and 470: the marker 0.55 / 0.36 sure, empty 0.26 / 0.48): a white tile with a dark
+# blue "1" in a frame, where an empty floor place shows the cream. Beside the board's
+# other floor places read empty surely (two at least that agree, within _PEERS_AGREE),
+# the marker shows darker (its ink), less yellow (its white against the cream) and
+# neither greener (no white tile's teal star) nor redder. Measured on seed 5's frames
+# 0-399 and seed 7's 0-499 (the mean colour of the window where a tile's top would
+# show, against the median of the board's other floor places read empty at 0.97 or
+# more): of 266 markers, 261 lie within every mark of _MARKER_LOOK; of 13,182 empty
+# places, 4 (read empty surely), and none of 2,587 tiles. Only a place the model left
+# unknown is read so, and only where the floor holds tiles before it: the floor fills
+# from the left.
+_MARKER_LOOK = ((5.0, 25.0), (-9.0, 3.0), (6.0, np.inf))  # how much lower than the cream's: L*, a*, b*
+
+
+def _marker_on_floor(places: dict[tuple, Reading], pixels: np.ndarray,
+                     hidden: np.ndarray) -> dict[tuple, Reading]:
+    """The floor's first place not holding a tile, read unknown, read as the marker where
+    it looks as the marker does beside the floor's places read empty (see _MARKER_LOOK).
+    `pixels`: the first look's windows, in PLACES order; `hidden`: places not judged."""
+    readings = [places[PLACES[i]] for i in _FLOOR_ROWS]
+    first = next((k for k, r in enumerate(readings) if r.value is None or r.value == UNKNOWN), None)
+    if first is None or readings[first].value != UNKNOWN or hidden[_FLOOR_ROWS[first]]:
+        return places
+    empty = [k for k, r in enumerate(readings) if r.value is None and r.confidence >= _PEER_SURE
+             and not hidden[_FLOOR_ROWS[k]]]
+    if len(empty) < 2:
+        return places
+    n = len(PLACES)
+    lab = _lab(pixels.reshape(n, -1, 3)[_FLOOR_ROWS[[first, *empty]]].mean(axis=1))
+    peers = lab[1:][np.linalg.norm(lab[1:] - np.median(lab[1:], axis=0), axis=1) < _PEERS_AGREE]
+    if len(peers) < 2:
+        return places
+    lower = np.median(peers, axis=0) - lab[0]
+    if all(lo < v < hi for v, (lo, hi) in zip(lower, _MARKER_LOOK, strict=True)):
+        return places | {PLACES[_FLOOR_ROWS[first]]: Reading(MARKER, _BY_PEERS_SURE)}
+    return places
 
 
 _CONTRAST_CELLS = 2  # wall cells in view a diagonal needs to be judged
