@@ -1733,3 +1733,12 @@ def test_the_marker_the_place_model_leaves_unknown_is_read_by_its_look_beside_th
     obs, truth, _ = _recognized(11, 27)
     assert truth["boards"][3]["floor"][:2] == ["marker", None]
     _assert_read_exactly(obs, truth["boards"][3])
+
+
+def test_a_wall_cell_the_place_model_leaves_unknown_is_read_empty_by_its_print_beside_the_others():
+    # Seed 11 frame 410 (never tuned on): an empty black print that the place model gave
+    # a black tile at 0.71 and left unknown; its colour lies 0.4 from the board's other
+    # black prints read empty.
+    obs, truth, _ = _recognized(11, 410)
+    assert truth["boards"][3]["wall"][4][2] is None
+    _assert_every_place_in_view_read(obs, truth["boards"][3], least=30)  # a hand over 17 places

@@ -995,3 +995,54 @@ def test_the_marker_left_unknown_is_told_by_its_look_beside_the_floors_empty_pla
     places, pixels = _floor([UNKNOWN, None, None, "red", "red", "red", "red"],
                             {0: _MARKER_BGR, 2: (160.0, 215.0, 240.0)})
     assert cells._marker_on_floor(places, pixels, none) == places
+
+
+_PRINTS_BGR = [(214.0, 200.0, 160.0), (150.0, 200.0, 240.0), (160.0, 160.0, 235.0), (150.0, 150.0, 150.0),
+               (196.0, 222.0, 214.0)]  # the pale prints, in COLORS order, on a balanced panel
+
+
+def _wall(values: dict[tuple[int, int], str | None], looks: dict[tuple[int, int], tuple[float, float, float]]
+          ) -> tuple[dict, np.ndarray]:
+    """A coloured board's places read empty surely but the wall cells in `values` (at 0.6),
+    and the first look's windows: each wall cell its print's colour but those in `looks`."""
+    window = (2 * cells._WINDOW_HALF) ** 2
+    pixels = np.tile(np.array(_CREAM_BGR, np.float32), (len(PLACES), window, 1))
+    places = {p: cells.Reading(None, 1.0) for p in PLACES}
+    for r in range(5):
+        for c in range(5):
+            pixels[PLACES.index(("wall", r, c))] = looks.get((r, c), _PRINTS_BGR[(c - r) % 5])
+    for (r, c), value in values.items():
+        places[("wall", r, c)] = cells.Reading(value, 0.6)
+    return places, pixels.reshape(-1, 3)
+
+
+def test_a_wall_cell_left_unknown_that_shows_its_print_beside_the_boards_empty_prints_is_read_empty():
+    # Seed 11 frame 410: a black print the place model gave a black tile 0.71; its colour
+    # lies 0.4 from the board's other black prints read empty. Read empty.
+    none = np.zeros(len(PLACES), bool)
+    places, pixels = _wall({(4, 2): UNKNOWN}, {})
+    read = cells._print_on_wall(places, pixels, none)
+    assert read[("wall", 4, 2)] == cells.Reading(None, cells._BY_PEERS_SURE)
+    assert [p for p in PLACES if read[p] != places[p]] == [("wall", 4, 2)]
+    # A black tile, or a window a little off its print's colour; one read as a tile;
+    # one under something; a white or a yellow print (a tile washed out by glare looks
+    # like it): left as read.
+    near = tuple(v + 10.0 for v in _PRINTS_BGR[3])  # 3.8 off in Lab
+    for values, looks, hidden in (({(4, 2): UNKNOWN}, {(4, 2): (40.0, 38.0, 35.0)}, None),
+                                  ({(4, 2): UNKNOWN}, {(4, 2): near}, None),
+                                  ({(4, 2): "black"}, {}, None), ({(4, 2): UNKNOWN}, {}, ("wall", 4, 2)),
+                                  ({(0, 4): UNKNOWN}, {}, None), ({(0, 1): UNKNOWN}, {}, None)):
+        places, pixels = _wall(values, looks)
+        over = none.copy()
+        if hidden is not None:
+            over[PLACES.index(hidden)] = True
+        assert cells._print_on_wall(places, pixels, over) == places
+    # Judged only by the prints of its own colour read empty (here the blue prints alone,
+    # whose colour it shows), two at least that agree.
+    tiled = {(r, c): "red" for r in range(5) for c in range(5) if (c - r) % 5}
+    places, pixels = _wall(tiled | {(4, 2): UNKNOWN}, {(4, 2): _PRINTS_BGR[0]})
+    assert cells._print_on_wall(places, pixels, none) == places
+    places, pixels = _wall({(4, 2): UNKNOWN, (0, 3): "black", (1, 4): "black"}, {(2, 0): (40.0, 38.0, 35.0)})
+    assert cells._print_on_wall(places, pixels, none) == places
+    places, pixels = _wall({(4, 2): UNKNOWN, (0, 3): "black", (1, 4): "black"}, {(2, 0): (40.0, 38.0, 35.0)})
+    assert cells._print_on_wall(places, pixels, none) == places

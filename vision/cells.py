@@ -258,10 +258,13 @@ def read_board(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
                 places = _at_least(_wall_if_side_sure(places, side_conf), sure)
                 over |= over_again
         places |= _at_least(said, sure)
+    # What the models leave unsure, or read against the board's own empty places, is
+    # told by how it looks beside them, in the board's own light.
+    unjudged = over | out_of_frame
     if in_place and side == "colored" and side_conf >= SIDE_SURE:
-        places = _white_on_print(places, pixels, over | out_of_frame)
+        places = _print_on_wall(_white_on_print(places, pixels, unjudged), pixels, unjudged)
     if in_place:
-        places = _marker_on_floor(places, pixels, over | out_of_frame)
+        places = _marker_on_floor(places, pixels, unjudged)
     lines, floor, wall = _board_values(places)
     confidence = board.confidence * side_conf * (min(known) if known else 0.0)
     return BoardReading(side, side_conf, lines, floor, wall, places, sampled, float(confidence),
@@ -1347,8 +1350,7 @@ def _white_on_print(places: dict[tuple, Reading], pixels: np.ndarray,
     teal beside the board's other white prints read empty, read white (see _WHITE_TEAL).
     `pixels`: the first look's windows, in PLACES order; `hidden`: places not judged
     (something over them, out of the frame)."""
-    n = len(PLACES)
-    lab = _lab(pixels.reshape(n, -1, 3)[_WHITE_PRINT_ROWS].mean(axis=1))
+    lab = _window_colours(pixels, _WHITE_PRINT_ROWS)
     readings = [places[PLACES[i]] for i in _WHITE_PRINT_ROWS]
     seen = ~hidden[_WHITE_PRINT_ROWS]
     empty = seen & np.array([r.value is None and r.confidence >= _PEER_SURE for r in readings])
@@ -1359,14 +1361,62 @@ def _white_on_print(places: dict[tuple, Reading], pixels: np.ndarray,
         & np.array([r.value in (None, UNKNOWN) for r in readings])
     out = dict(places)
     for k in np.flatnonzero(maybe):
-        peers = lab[peers_of[k]]
-        peers = peers[np.linalg.norm(peers - np.median(peers, axis=0), axis=1) < _PEERS_AGREE]
-        if len(peers) < 2:
+        print_lab = _agreed(lab[peers_of[k]])
+        if print_lab is None:
             continue
-        lower = np.median(peers, axis=0) - lab[k]
+        lower = print_lab - lab[k]
         if _WHITE_LIGHTNESS[0] < lower[0] < _WHITE_LIGHTNESS[1] \
                 and lower[1] > _WHITE_TEAL[0] and lower[2] > _WHITE_TEAL[1]:
             out[PLACES[_WHITE_PRINT_ROWS[k]]] = Reading("white", _BY_PEERS_SURE)
+    return out
+
+
+def _window_colours(pixels: np.ndarray, rows: np.ndarray | list[int]) -> np.ndarray:
+    """The mean colour (Lab) of the first look's windows (`pixels`, in PLACES order) at
+    the places `rows`."""
+    return _lab(pixels.reshape(len(PLACES), -1, 3)[rows].mean(axis=1))
+
+
+def _agreed(peers: np.ndarray) -> np.ndarray | None:
+    """The median colour (Lab) of the places read empty that agree, within _PEERS_AGREE
+    of all their median, if two or more do."""
+    if len(peers) < 2:
+        return None
+    peers = peers[np.linalg.norm(peers - np.median(peers, axis=0), axis=1) < _PEERS_AGREE]
+    return np.median(peers, axis=0) if len(peers) >= 2 else None
+
+
+# A place of the coloured wall the place model left unknown whose window shows the
+# colour of the board's other prints of its colour read empty surely (within _PRINT_NEAR
+# of their median, two at least that agree) shows its print: it is read empty (seed 11
+# frame 410: a black print the model gave a black tile 0.71, its colour 0.4 from the two
+# other black prints'). Only the blue, red and black prints: a white or a yellow tile
+# that glare or blur washes out can look like its pale print (seed 11 frame 304: a white
+# tile 2.8 from the white prints). On seeds 5 and 7 (frames 0-399 and 0-499), the blue,
+# red and black tiles lie 4.3, 7.2 and 6.0 from their prints at the nearest (2.0 and 2.2
+# the white and yellow); empty prints, a median 1.3.
+_PRINT_NEAR = 3.0  # Lab distance
+_PRINTS_TOLD = np.isin(np.array(COLORS)[_WALL_DIAGONAL], ("blue", "red", "black"))
+
+
+def _print_on_wall(places: dict[tuple, Reading], pixels: np.ndarray,
+                   hidden: np.ndarray) -> dict[tuple, Reading]:
+    """The coloured wall's blue, red and black prints read unknown that show their print's
+    colour beside the board's other prints of that colour read empty, read empty (see
+    _PRINT_NEAR).
+    `pixels`: the first look's windows, in PLACES order; `hidden`: places not judged."""
+    readings = [places[PLACES[i]] for i in _WALL_ROWS]
+    asked = [k for k, r in enumerate(readings)
+             if r.value == UNKNOWN and _PRINTS_TOLD[k] and not hidden[_WALL_ROWS[k]]]
+    if not asked:
+        return places
+    lab = _window_colours(pixels, _WALL_ROWS)
+    empty = ~hidden[_WALL_ROWS] & np.array([r.value is None and r.confidence >= _PEER_SURE for r in readings])
+    out = dict(places)
+    for k in asked:
+        print_lab = _agreed(lab[empty & (_WALL_DIAGONAL[k] == _WALL_DIAGONAL)])
+        if print_lab is not None and np.linalg.norm(lab[k] - print_lab) < _PRINT_NEAR:
+            out[PLACES[_WALL_ROWS[k]]] = Reading(None, _BY_PEERS_SURE)
     return out
 
 
@@ -1398,12 +1448,11 @@ def _marker_on_floor(places: dict[tuple, Reading], pixels: np.ndarray,
              and not hidden[_FLOOR_ROWS[k]]]
     if len(empty) < 2:
         return places
-    n = len(PLACES)
-    lab = _lab(pixels.reshape(n, -1, 3)[_FLOOR_ROWS[[first, *empty]]].mean(axis=1))
-    peers = lab[1:][np.linalg.norm(lab[1:] - np.median(lab[1:], axis=0), axis=1) < _PEERS_AGREE]
-    if len(peers) < 2:
+    lab = _window_colours(pixels, _FLOOR_ROWS[[first, *empty]])
+    cream = _agreed(lab[1:])
+    if cream is None:
         return places
-    lower = np.median(peers, axis=0) - lab[0]
+    lower = cream - lab[0]
     if all(lo < v < hi for v, (lo, hi) in zip(lower, _MARKER_LOOK, strict=True)):
         return places | {PLACES[_FLOOR_ROWS[first]]: Reading(MARKER, _BY_PEERS_SURE)}
     return places
