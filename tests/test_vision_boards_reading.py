@@ -814,12 +814,30 @@ def _board_in_plain_view() -> tuple[np.ndarray, cells.BoardFind, cells.BoardRead
     return frame, board, reading
 
 
-def _stretched(board: cells.BoardFind, by: float) -> cells.BoardFind:
+def _stretched(board: cells.BoardFind, by: float, down: float = 1.0) -> cells.BoardFind:
     """The board with its grid stretched across by `by` about the wall's middle column,
-    as a grid fitted to the wall alone may be: true panel x = pivot + (x - pivot) * by."""
-    pivot = cells._FLOOR_PIVOT
-    stretch = np.array([[by, 0.0, pivot * (1 - by)], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
+    and down by `down` about its middle row, as a grid fitted to the wall alone may be:
+    true panel x = pivot + (x - pivot) * by."""
+    pivot, middle = cells._FLOOR_PIVOT, cells.wall_center(2, 2)[1]
+    stretch = np.array([[by, 0.0, pivot * (1 - by)], [0.0, down, middle * (1 - down)], [0.0, 0.0, 1.0]])
     return dataclasses.replace(board, panel_h=board.panel_h @ stretch)
+
+
+def _where_stretched(by: float, down: float = 1.0) -> np.ndarray:
+    """Where the floor's places lie on a grid _stretched by `by` and `down` (crop px)."""
+    pivot, middle = cells._FLOOR_PIVOT, cells.wall_center(2, 2)[1]
+    x, y = cells.CENTERS[cells._FLOOR_ROWS].T
+    return np.column_stack([pivot + (x - pivot) / by, middle + (y - middle) / down])
+
+
+def _covered(frame: np.ndarray, board: cells.BoardFind,
+             *boxes: tuple[float, float, float, float]) -> np.ndarray:
+    """The frame with an arm's skin over each box (x0, y0, x1, y1, crop px) of the board."""
+    out = frame.copy()
+    for x0, y0, x1, y1 in boxes:
+        quad = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
+        cv2.fillConvexPoly(out, np.round(apply_h(board.panel_h, quad)).astype(np.int32), (90, 130, 190))
+    return out
 
 
 def test_the_floor_is_placed_along_its_row_by_the_panels_left_edge():
@@ -838,11 +856,50 @@ def test_the_floor_is_placed_along_its_row_by_the_panels_left_edge():
 def test_a_floor_is_not_placed_where_the_panels_left_edge_does_not_show():
     frame, board, reading = _board_in_plain_view()
     # An arm's skin over the frame's left side, from the AZUL logo to the last pattern line
-    left = np.array([[-60.0, 100.0], [60.0, 100.0], [60.0, 420.0], [-60.0, 420.0]])
-    hidden = cv2.fillConvexPoly(frame.copy(), np.round(apply_h(board.panel_h, left)).astype(np.int32),
-                                (90, 130, 190))
+    hidden = _covered(frame, board, (-60.0, 100.0, 60.0, 420.0))
     assert cells._floor_along(hidden, board.panel_h, reading.balance) is None
     assert not cells.read_board(hidden, board, reading.balance, cream=reading.balance).floor_placed
+
+
+def test_the_floor_is_placed_by_its_own_print():
+    frame, board, reading = _board_in_plain_view()
+    assert cells._floor_by_print(frame, board.panel_h, reading.balance, None) is None  # it lies in place
+    for by, down in [(1.1, 1.08), (0.92, 0.94), (1.0, 1.08)]:
+        moved = cells._floor_by_print(frame, _stretched(board, by, down).panel_h, reading.balance, None)
+        assert moved is not None
+        truly = _where_stretched(by, down) - cells.CENTERS[cells._FLOOR_ROWS]
+        np.testing.assert_allclose(moved, truly, atol=5.0)
+
+
+def test_a_floor_read_a_place_along_is_read_again_where_its_print_shows_it():
+    frame, board, reading = _board_in_plain_view()
+    assert reading.floor[:3] == ["red", "yellow", None]
+    # A grid squeezed across by an eighth puts the floor's first place 86 crop px off (a
+    # place is 90), and an arm hides the panel's left edge, which would place it.
+    hidden = _covered(frame, board, (-60.0, 100.0, 60.0, 420.0))
+    squeezed = _stretched(board, 0.88)
+    first = cells.read_board(hidden, squeezed, reading.balance, cream=reading.balance)
+    assert first.grid_in_place and not first.floor_placed and first.floor != reading.floor
+    again = cells.read_floor_by_print(hidden, squeezed, first, reading.balance)
+    assert again.floor_placed and again.floor == reading.floor
+    assert again.wall == first.wall and again.lines == first.lines
+
+
+def test_a_floor_is_not_placed_by_a_print_that_does_not_show_all_round_it():
+    frame, board, reading = _board_in_plain_view()
+    stretched = _stretched(board, 1.1, 1.08)
+    hidden = [
+        [(0.0, 478.0, 640.0, 502.0)],  # the labels
+        [(650.0, 460.0, 900.0, 600.0)],  # the bonus panel
+        [(-40.0, 470.0, 10.0, 640.0), (-40.0, 590.0, 650.0, 640.0)],  # the frame left of and below it
+    ]
+    for boxes in hidden:
+        assert cells._floor_by_print(_covered(frame, board, *boxes), stretched.panel_h, reading.balance,
+                                     None) is None
+    # With only the frame left of the floor hidden, or only the frame below it, it is placed.
+    for box in [(-40.0, 470.0, 10.0, 640.0), (-40.0, 590.0, 650.0, 640.0)]:
+        assert cells._floor_by_print(_covered(frame, board, box), stretched.panel_h, reading.balance,
+                                     None) is not None
 
 
 def test_a_floor_place_read_empty_before_a_tile_is_read_as_the_whole_floor_reads_it():

@@ -109,7 +109,13 @@ class BoardReading:
     sure: float | None = None  # how sure anything read (a line said too) had to be, if given (see read_board)
     # the places the first look read, in PLACES order (a second reads more, on a grid off its print too)
     read_first: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(len(PLACES), bool))
-    floor_placed: bool = False  # the panel's left edge showed where the floor lies (see _floor_along)
+    # how far (crop px, across and down) the floor's places were moved from where the grid
+    # puts them, if the panel's left edge or the floor's print showed where they lie
+    floor_moved: np.ndarray | None = None
+
+    @property
+    def floor_placed(self) -> bool:
+        return self.floor_moved is not None
 
 
 def _sample_windows(panel: np.ndarray, centers: np.ndarray, half: int) -> tuple[np.ndarray, np.ndarray]:
@@ -134,13 +140,16 @@ def _sample_windows(panel: np.ndarray, centers: np.ndarray, half: int) -> tuple[
 
 def read_board(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
                sure: float | None = None, cream: WhiteBalance | None = None, *,
-               told: tuple[str, float] | None = None, settled: bool = False) -> BoardReading:
+               told: tuple[str, float] | None = None, settled: bool = False,
+               floor_moved: np.ndarray | None = None) -> BoardReading:
     """Every place of a located board; with `sure`, nothing is read less surely than
     that (a grid placed less exactly, at _MOVED_SURE, says no pattern line below it). The
     panel is balanced by its own cream, or by `cream` when given (what other boards' cream
     measured). The side up is what the board's own wall says, or `told` (side,
     confidence) when given. `settled`: the board's outline and grid are chosen, and its
-    places are read with the settled models too (see SETTLED)."""
+    places are read with the settled models too (see SETTLED). `floor_moved`: how far
+    (crop px, across and down) the floor's places lie from where the grid puts them, if
+    known (see read_floor_by_print)."""
     s = _SCALE
     out_w, out_h = round(PANEL_W_PX * s), round(PANEL_H_PX * s)
     to_img = board.panel_h @ np.diag([1 / s, 1 / s, 1.0])
@@ -152,9 +161,11 @@ def read_board(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
     shift = parallax(cam, CENTERS, TILE_LIFT_PX) / 2
     half = _WINDOW_HALF
     h_img, w_img = frame.shape[:2]
-    along = _floor_along(frame, board.panel_h, wb)
+    along = _floor_along(frame, board.panel_h, wb) if floor_moved is None else None
     moved = np.zeros_like(CENTERS)
-    if along is not None and np.abs(along).max() >= _FLOOR_MOVE_LEAST:
+    if floor_moved is not None:
+        moved[_FLOOR_ROWS] = floor_moved
+    elif along is not None and np.abs(along).max() >= _FLOOR_MOVE_LEAST:
         moved[_FLOOR_ROWS, 0] = along
     nudge = _into_frame(board.panel_h, CENTERS + shift + moved, half / s, w_img, h_img)
     out_of_frame = np.isnan(nudge[:, 0])  # a place no nudge brings into the frame is not seen
@@ -269,7 +280,30 @@ def read_board(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
     confidence = board.confidence * side_conf * (min(known) if known else 0.0)
     return BoardReading(side, side_conf, lines, floor, wall, places, sampled, float(confidence),
                         bool((over & ~cut).any()), wb, hists, features, in_place, over, sure, read_first,
-                        floor_placed=along is not None)
+                        floor_moved=moved[_FLOOR_ROWS] if along is not None or floor_moved is not None
+                        else None)
+
+
+def read_floor_by_print(frame: np.ndarray, board: BoardFind, reading: BoardReading,
+                        rough: WhiteBalance) -> BoardReading:
+    """A board read in place, its floor read again where the floor's own print shows it
+    lies (see _FLOOR_STRIP), if that is elsewhere; as it was otherwise."""
+    if not reading.grid_in_place:
+        return reading
+    moved = _floor_by_print(frame, board.panel_h, reading.balance,
+                            None if reading.floor_moved is None else reading.floor_moved[:, 0])
+    if moved is None:
+        return reading
+    again = read_board(frame, board, rough, reading.sure, reading.balance,
+                       told=(reading.side, reading.side_confidence), floor_moved=moved)
+    if not again.grid_in_place:
+        return reading
+    places = reading.places | {p: again.places[p] for p in PLACES if p[0] == "floor"}
+    sampled = reading.sample_points.copy()
+    sampled[_FLOOR_ROWS] = again.sample_points[_FLOOR_ROWS]
+    lines, floor, wall = _board_values(places)
+    return dataclasses.replace(reading, places=places, lines=lines, floor=floor, wall=wall,
+                               sample_points=sampled, floor_moved=moved)
 
 
 # The parts of a board read whole: each pattern line (its colour and count), the floor
@@ -690,6 +724,197 @@ def _floor_along(frame: np.ndarray, panel_h: np.ndarray, wb: WhiteBalance) -> np
         return None
     off = edges.mean() + slope * (floor_center(0)[1] - rows.mean())  # the edge at the floor's row
     return off * (1 - CENTERS[_FLOOR_ROWS, 0] / _FLOOR_PIVOT)
+
+
+# The floor's own print places it where the panel's edge cannot (a sleeve over it, or a
+# grid off down as well as along, or off in perspective: seed 8 frames 42 and 456, read
+# three and two tiles a place along). It shows round the tiles: the seven labels (-1 -1
+# -2 -2 -2 -3 -3, dark grey ink 55 crop px above each place's centre, above the tiles),
+# the bonus panel's blue edges (65 crop px right of the last place, 75 above the places'
+# centres) and the frame's (50 crop px left of the first place, 55 below the places).
+# Each is looked for as a box where it should show against boxes where it should not (a
+# label against the cream between the labels and above them; the blue against the cream
+# inside its edge), over moves of the floor across and down, pitches of its places and
+# slopes of its row, and the floor is placed where they show best, if each shows
+# (_FLOOR_SHOWN) and far better than where the floor lies now (_FLOOR_BETTER); then each
+# place is moved along its row to its own label, where that shows clearly near (the fit
+# lays the places evenly; a grid off its board is off in perspective too). A floor whose
+# print shows where it lies (_FLOOR_IN_PLACE: three in four) is not searched for.
+# Measured on seeds 5 and 7 (frames 0-399 and 0-499) against the truth's floor: of the
+# boards read in place whose floor lay more than 20 crop px off, 6 of 29 / 17 of 33
+# placed within 10 crop px, and of the 74 boards moved, one further off (13.7 -> 22.4
+# crop px at its worst place); without the margin, 334 moved, 75 further off. The
+# frame's least, 0.1, places 4 floors more than 0.3 on seed 7 and none off. Not moved up
+# more than 40 crop px: past that the labels would lie on the last pattern line's
+# squares, whose tiles' dark gaps lie a place apart as the labels do (seed 11 frame 308,
+# the bonus panel out of the frame and a navy sleeve beside the board: a floor read 100
+# crop px up); on seeds 5 and 7 no floor lay more than 28 up.
+_FLOOR_STRIP = (-160.0, 380.0, 940.0, 780.0)  # crop px: x0, y0, x1, y1 looked in (all a fit reaches)
+_FLOOR_INK = 25  # how much darker than round it (8-bit grey) a label's stroke shows ...
+_FLOOR_INK_GREY = 60  # ... and how grey (its most and least of B, G, R apart) at most
+_INK_ROUND = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))  # strip px: wider than a stroke
+_LABEL_ABOVE, _LABEL_CLEAR = 55.0, 18.0  # crop px: a label above its place; cream above the label
+_LABEL_BOX = (20, 14)  # crop px
+_BONUS_LEFT, _BONUS_TOP = 65.0, -75.0  # crop px from the last place's centre
+_FRAME_LEFT, _FRAME_BOTTOM = -50.0, 55.0  # crop px from the first place's centre
+_EDGE_SIDE = 12.0  # crop px: each side of an edge looked at this far from it
+_EDGE_BOX_TALL, _EDGE_BOX_WIDE = (16, 100), (190, 16)  # crop px
+_FLOOR_SHIFTS = (np.arange(-90.0, 91.0, 10.0), np.arange(-40.0, 121.0, 8.0),  # crop px across, down
+                 np.linspace(0.86, 1.14, 6), np.array([-6.0, 0.0, 6.0]))  # pitch; crop px down a place
+_FLOOR_FINE = (np.arange(-6.0, 7.0, 2.0), np.arange(-4.0, 5.0, 2.0), np.linspace(-0.028, 0.028, 5),
+               np.arange(-3.0, 3.1, 1.5))
+_FLOOR_GRID, _FLOOR_FINE_GRID = (np.array(np.meshgrid(*grid, indexing="ij")).reshape(4, -1)
+                                 for grid in (_FLOOR_SHIFTS, _FLOOR_FINE))
+_FLOOR_WEIGHTS = np.array([1.0, 0.5, 0.5])  # of the labels, the bonus panel and the frame
+_FLOOR_SHOWN = (0.2, 0.3, 0.1)  # the least the labels, the bonus panel and the frame may show
+_FLOOR_IN_PLACE = (0.3, 0.3, 0.3)  # a floor whose print shows so much where it lies is not searched for
+_FLOOR_BETTER = 0.3  # how much better than where the floor lies now its print must show
+_LABEL_NEAR = (16.0, 8.0)  # crop px across and down: how far from the fit a place's own label is looked for
+_LABEL_PEAK = 0.35  # how clearly a place's own label must show to move it
+_ROUND_ROWS = 36.0  # crop px past the bonus panel's top and the frame's edge below that the looks reach
+_FLOOR_PAD = 8  # strip px of nothing round the strip, past which no box looked at reaches
+
+
+_ALONG = CENTERS[_FLOOR_ROWS, 0] - CENTERS[_FLOOR_ROWS[3], 0]  # crop px along the floor from its middle place
+_MIDDLE = (CENTERS[_FLOOR_ROWS[3], 0], CENTERS[_FLOOR_ROWS[0], 1])
+_PLACE_STEPS = _ALONG / (_MIDDLE[0] - CENTERS[_FLOOR_ROWS[2], 0])  # places from the middle one
+
+
+def _floor_by_print(frame: np.ndarray, panel_h: np.ndarray, wb: WhiteBalance,
+                    along: np.ndarray | None) -> np.ndarray | None:
+    """How far (crop px, across and down) each floor place lies from where the grid puts
+    it, by the floor's print (see _FLOOR_STRIP); None where the print does not show it
+    clearly, or shows it where it lies now (moved by `along`, see _floor_along)."""
+    now = CENTERS[_FLOOR_ROWS, 0] + (0.0 if along is None else along)
+    pitch, at = np.polyfit(_ALONG, now, 1)
+    here = np.array([[at - _MIDDLE[0]], [0.0], [pitch], [0.0]])
+    # Whether the print shows the floor where it lies is seen in the rows round it alone,
+    # which is all most boards need: from above the bonus panel to below the frame's edge,
+    # with room for the boxes and the ink's look.
+    top = _FLOOR_STRIP[1] + 2 * max(0, (_MIDDLE[1] + _BONUS_TOP * pitch - _ROUND_ROWS - _FLOOR_STRIP[1]) // 2)
+    bottom = min(_FLOOR_STRIP[3], _MIDDLE[1] + _FRAME_BOTTOM * pitch + _ROUND_ROWS)
+    was = _FloorPrint.seen_in(frame, panel_h, wb, top, bottom).shows(here)[:, 0]
+    if (was >= _FLOOR_IN_PLACE).all():
+        return None
+    found = _floor_fit(_FloorPrint.seen_in(frame, panel_h, wb, _FLOOR_STRIP[1], _FLOOR_STRIP[3]), was)
+    if found is None:
+        return None
+    moved = found - CENTERS[_FLOOR_ROWS]
+    return moved if np.abs(found[:, 0] - now).max() >= _FLOOR_MOVE_LEAST \
+        or np.abs(moved[:, 1]).max() >= _FLOOR_MOVE_LEAST else None
+
+
+def _floor_places(fit: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The floor's places (crop px, across and down; a row a fit) with the middle one
+    moved by dx, dy, the places `pitch` times as far apart and each `slope` further down
+    than the one before, for each fit (dx, dy, pitch, slope) of `fit` (4 x fits)."""
+    dx, dy, pitch, slope = fit
+    return ((_MIDDLE[0] + dx)[:, None] + pitch[:, None] * _ALONG,
+            (_MIDDLE[1] + dy)[:, None] + slope[:, None] * _PLACE_STEPS)
+
+
+class _FloorPrint:
+    """What of the floor's print the balanced panel shows over rows of _FLOOR_STRIP, at
+    _SCALE: where the labels' ink shows, and how the blue's edges do."""
+
+    def __init__(self, strip: np.ndarray, seen: np.ndarray, top: float):
+        s = _SCALE
+        self.origin = (_FLOOR_STRIP[0], top)
+        dark = cv2.morphologyEx(cv2.cvtColor(strip, cv2.COLOR_BGR2GRAY), cv2.MORPH_BLACKHAT, _INK_ROUND)
+        b, g, r = cv2.split(strip)
+        tint = cv2.subtract(cv2.max(cv2.max(b, g), r), cv2.min(cv2.min(b, g), r))
+        ink = ((dark > _FLOOR_INK) & (tint < _FLOOR_INK_GREY) & seen).astype(np.float32)
+        blue = ((blue_mask(strip) > 0) & seen).astype(np.float32)
+        pad, side = _FLOOR_PAD, round(_EDGE_SIDE * s)
+
+        def box_means(mask: np.ndarray, box: tuple[int, int]) -> np.ndarray:
+            """Each box's mean at every pixel of the strip, and 0 round it out to `pad`."""
+            means = cv2.boxFilter(mask, -1, (max(1, round(box[0] * s)), max(1, round(box[1] * s))),
+                                  borderType=cv2.BORDER_CONSTANT)
+            return np.pad(means, pad)
+
+        def across(means: np.ndarray) -> np.ndarray:
+            """How much more a box shows right of each pixel than left of it."""
+            out = np.zeros_like(means)
+            out[:, side:-side] = means[:, 2 * side:] - means[:, :-2 * side]
+            return out
+
+        def down(means: np.ndarray) -> np.ndarray:
+            """How much more a box shows below each pixel than above it."""
+            out = np.zeros_like(means)
+            out[side:-side] = means[2 * side:] - means[:-2 * side]
+            return out
+
+        labels_at = box_means(ink, _LABEL_BOX)
+        clear = round(_LABEL_CLEAR * s)
+        self.labels = labels_at.copy()
+        self.labels[clear:] -= 0.5 * labels_at[:-clear]  # a label has cream above it
+        self.maps = [m.ravel() for m in (self.labels, labels_at, across(box_means(blue, _EDGE_BOX_TALL)),
+                                         down(box_means(blue, _EDGE_BOX_WIDE)))]
+
+    @classmethod
+    def seen_in(cls, frame: np.ndarray, panel_h: np.ndarray, wb: WhiteBalance,
+                top: float, bottom: float) -> _FloorPrint:
+        """The print over rows `top` to `bottom` (crop px) of _FLOOR_STRIP in a frame."""
+        s = _SCALE
+        x0, x1 = _FLOOR_STRIP[0::2]
+        size = (round((x1 - x0) * s), round((bottom - top) * s))
+        to_img = panel_h @ np.array([[1 / s, 0, x0], [0, 1 / s, top], [0, 0, 1.0]])
+        strip = wb.apply_u8(cv2.warpPerspective(frame, np.linalg.inv(to_img), size, flags=cv2.INTER_LINEAR))
+        return cls(strip, in_frame(to_img, *size, frame.shape[1], frame.shape[0]), top)
+
+    def index(self, x: np.ndarray | float, y: np.ndarray | float) -> tuple[np.ndarray, np.ndarray]:
+        """The pixel (column, row) of the padded maps at crop px (x, y)."""
+        ix = ((x - self.origin[0]) * _SCALE + (_FLOOR_PAD + 0.5)).astype(np.intp)
+        iy = ((y - self.origin[1]) * _SCALE + (_FLOOR_PAD + 0.5)).astype(np.intp)
+        return ix, iy
+
+    def at(self, which: int, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        ix, iy = self.index(x, y)
+        return self.maps[which][iy * self.labels.shape[1] + ix]
+
+    def shows(self, fit: np.ndarray) -> np.ndarray:
+        """How clearly the labels, the bonus panel and the frame show (3 x fits) at each
+        fit (see _floor_places)."""
+        xs, ys = _floor_places(fit)
+        pitch = fit[2][:, None]
+        label_y = ys - _LABEL_ABOVE * pitch
+        between = (xs[:, :-1] + xs[:, 1:]) / 2, (label_y[:, :-1] + label_y[:, 1:]) / 2
+        labels = self.at(0, xs, label_y).mean(axis=1) - 0.5 * self.at(1, *between).mean(axis=1)
+        bonus_x, bonus_y = xs[:, -1] + _BONUS_LEFT * fit[2], ys[:, -1] + _BONUS_TOP * fit[2]
+        bonus = (self.at(2, bonus_x, bonus_y + _EDGE_BOX_TALL[1] / 2 + _EDGE_SIDE)
+                 + self.at(3, bonus_x + _EDGE_BOX_WIDE[0] / 2 + _EDGE_SIDE, bonus_y)) / 2
+        frame_x, frame_y = xs[:, 0] + _FRAME_LEFT * fit[2], ys + _FRAME_BOTTOM * pitch
+        frame_shows = (-self.at(2, frame_x, ys[:, 0])
+                       + self.at(3, xs[:, 1:6:2], frame_y[:, 1:6:2]).mean(axis=1)) / 2
+        return np.array([labels, bonus, frame_shows])
+
+
+def _floor_fit(print_: _FloorPrint, was: np.ndarray) -> np.ndarray | None:
+    """Where the floor's places lie (crop px), by its print, if it shows them clearly
+    and far better than where they lie now (which shows `was`, see _FloorPrint.shows)."""
+
+    def best(grid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        parts = print_.shows(grid)
+        i = int(np.argmax(_FLOOR_WEIGHTS @ parts))
+        return grid[:, i], parts[:, i]
+
+    coarse, _ = best(_FLOOR_GRID)
+    fit, parts = best(coarse[:, None] + _FLOOR_FINE_GRID)
+    if (parts < _FLOOR_SHOWN).any() or _FLOOR_WEIGHTS @ (parts - was) <= _FLOOR_BETTER:
+        return None
+    xs, ys = _floor_places(fit[:, None])
+    found = np.column_stack([xs[0], ys[0]])
+    # The fit lays the places evenly; a grid off its board is off in perspective too, so
+    # each place is then moved to its own label, where that shows clearly near.
+    reach = np.round(np.array(_LABEL_NEAR) * _SCALE).astype(int)
+    for k, (x, y) in enumerate(found):
+        ix, iy = print_.index(x, y - _LABEL_ABOVE * fit[2])
+        near = print_.labels[iy - reach[1]:iy + reach[1] + 1, ix - reach[0]:ix + reach[0] + 1]
+        j, i = np.unravel_index(np.argmax(near), near.shape)
+        if near[j, i] >= _LABEL_PEAK:
+            found[k, 0] += (i - reach[0]) / _SCALE
+    return found
 
 
 def _inside(panel_h: np.ndarray, centers: np.ndarray, half: float, width: int, height: int) -> np.ndarray:

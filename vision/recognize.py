@@ -25,6 +25,7 @@ from .cells import (
     fits_grey_wall,
     read_at_bonus_turn,
     read_board,
+    read_floor_by_print,
     read_registered,
     read_settled,
     shows_print,
@@ -82,6 +83,7 @@ def analyse(frame_bgr: np.ndarray, players: int | None = None) -> Recognition:
     readings = _seat_order(_said_on_told_side(readings))
     # Every outline, turn, side and grid chosen, the places are read again (cells.SETTLED).
     readings = [(board, read_settled(frame, board, reading, rough)) for board, reading in readings]
+    readings = [(board, read_floor_by_print(frame, board, reading, rough)) for board, reading in readings]
 
     table_wb = WhiteBalance.combine(_table_balances([r for _, r in readings]))
     # The game lays out two discs a player and one more, for two players or more: one
