@@ -1003,6 +1003,78 @@ def test_a_white_tile_read_as_its_print_is_told_by_its_teal_beside_the_boards_ot
 
 
 _CREAM_BGR = tuple(float(v) for v in CREAM_RGB[::-1])
+
+
+_PRINT_SHADE = 200.0  # a wall print's shade on the balanced panel
+
+
+def _tiles_on_prints(tiles: list[tuple[int, int]], lift: tuple[float, float],
+                     face: float) -> tuple[np.ndarray, np.ndarray]:
+    """A balanced panel (read at _SCALE): cream, every wall cell printed one plain shade,
+    and a tile on each of `tiles` (row, column) whose top, lifted `lift` crop px off its
+    cell, shows the print's shade and whose footprint beyond the top shows `face` of it;
+    and each place's lift (crop px, in PLACES order)."""
+    s = cells._SCALE
+    panel = np.full((round(cells.PANEL_H_PX * s), round(cells.PANEL_W_PX * s), 3), _CREAM_BGR, np.float32)
+
+    def square(centre: np.ndarray, half: float, shade: float) -> None:
+        x0, y0 = np.round((centre - half) * s).astype(int)
+        x1, y1 = np.round((centre + half) * s).astype(int)
+        panel[y0:y1, x0:x1] = shade
+
+    for i, place in enumerate(PLACES):
+        if place[0] == "wall":
+            square(cells.CENTERS[i], cells.CELL_PX / 2, _PRINT_SHADE)
+            if place[1:] in tiles:
+                square(cells.CENTERS[i], cells._TILE_HALF_PX, face * _PRINT_SHADE)
+                square(cells.CENTERS[i] + lift, cells._TILE_HALF_PX, _PRINT_SHADE)
+    return panel, np.tile(np.array(lift, float), (len(PLACES), 1))
+
+
+def _wall_read(values: dict[tuple[int, int], cells.Reading]) -> dict[tuple, cells.Reading]:
+    """A board's places read empty surely but for the wall's `values` (row, column)."""
+    return {p: values.get(p[1:], cells.Reading(None, 1.0)) if p[0] == "wall" else cells.Reading(None, 1.0)
+            for p in PLACES}
+
+
+def test_a_tile_read_as_its_print_is_told_by_its_side_face():
+    # The place model read a yellow tile on its own print empty at 0.94 (seed 7 frame
+    # 250: its top washed out to the print's shade); the cell's footprint beyond its top,
+    # on the camera's side, shows its side face, darker than the top.
+    unsure = _wall_read({(2, 2): cells.Reading(None, 0.9)})
+    none = np.zeros(len(PLACES), bool)
+    still = np.zeros((len(PLACES), 2))
+    for lift in ((0.0, 12.0), (-15.0, 0.0), (10.0, -10.0)):
+        panel, lifts = _tiles_on_prints([(2, 2)], lift, face=0.45)
+        read = cells._tile_by_side_face(unsure, panel, lifts, still, none)
+        assert read[("wall", 2, 2)] == cells.Reading(COLORS[0], cells._BY_PEERS_SURE)
+        assert [p for p in PLACES if read[p] != unsure[p]] == [("wall", 2, 2)]
+    panel, lifts = _tiles_on_prints([(2, 2)], (0.0, 12.0), face=0.45)
+    # A neighbour beyond the top, away from the camera, may hold a tile: its side face
+    # does not lean over the cell.
+    beyond = _wall_read({(2, 2): cells.Reading(None, 0.9), (3, 2): cells.Reading(COLORS[4], 1.0)})
+    assert cells._tile_by_side_face(beyond, panel, lifts, still, none)[("wall", 2, 2)].value == COLORS[0]
+    # Not a place read empty surely, or something over; nor one whose neighbour on the
+    # camera's side holds a tile or is unsure (its top leans over the footprint).
+    sure = _wall_read({(2, 2): cells.Reading(None, 0.98)})
+    assert cells._tile_by_side_face(sure, panel, lifts, still, none) == sure
+    over = none.copy()
+    over[PLACES.index(("wall", 2, 2))] = True
+    assert cells._tile_by_side_face(unsure, panel, lifts, still, over) == unsure
+    for neighbour in (cells.Reading(COLORS[1], 1.0), cells.Reading(None, 0.9)):
+        beside = _wall_read({(2, 2): cells.Reading(None, 0.9), (1, 2): neighbour})
+        assert cells._tile_by_side_face(beside, panel, lifts, still, none) == beside
+    # A flat print (its footprint as light as its middle), or a face barely darker, is no tile.
+    for face in (1.0, 0.7):
+        panel, lifts = _tiles_on_prints([(2, 2)], (0.0, 12.0), face=face)
+        assert cells._tile_by_side_face(unsure, panel, lifts, still, none) == unsure
+    # A top lifted too little shows too thin a face to judge; one lifted so far that its
+    # middle lies over the next cell compares the footprint with that cell's print.
+    for lift in ((0.0, 6.0), (0.0, 26.0)):
+        panel, lifts = _tiles_on_prints([(2, 2)], lift, face=0.45)
+        assert cells._tile_by_side_face(unsure, panel, lifts, still, none) == unsure
+
+
 _MARKER_BGR = (205.0, 195.0, 190.0)  # the marker's white and its dark blue ink, on the balanced panel
 
 

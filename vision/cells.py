@@ -273,6 +273,7 @@ def read_board(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
     # told by how it looks beside them, in the board's own light.
     unjudged = over | out_of_frame
     if in_place and side == "colored" and side_conf >= SIDE_SURE:
+        places = _tile_by_side_face(places, panel, 2 * shift, nudge, unjudged)
         places = _print_on_wall(_white_on_print(places, pixels, unjudged), pixels, unjudged)
     if in_place:
         places = _marker_on_floor(places, pixels, unjudged)
@@ -1543,6 +1544,81 @@ def _print_in_place_by_contrast(pixels: np.ndarray, seen: np.ndarray, excused: n
         ref = _PRINT_LAB[[(d + step) % 5 for d in diagonals]]
         misfit.append(float(np.sum((means - (ref - ref.mean(axis=0))) ** 2)))
     return misfit[0] * _CONTRAST_CLEAR < min(misfit[1:])
+
+
+# A tile on its own print whose top glare or blur washes out to the print's shade (seed 7
+# frame 250: a yellow tile read empty at 0.94) still stands 7 mm proud. Seen obliquely,
+# its top lies off the cell printed under it, away from the camera, and the cell's
+# footprint left beyond the top, on the camera's side, shows the tile's side face, darker
+# than its top; an empty print shows its own edge there, about as light as its middle.
+# A wall place read empty less surely than _PEER_SURE, its top lifted _SIDE_FACE_LEAST or
+# more off its cell, whose footprint beyond the top shows _SIDE_FACE_DARK of the top's
+# shade or less, holds a tile of its print's colour. Only where the top's middle lies
+# over the cell's own footprint (seed 11 frame 326: a top lifted 55 crop px down lies
+# over the cell below, and an empty black print showed half the shade of the red print
+# there), and where the neighbours on the camera's side, whose tops and faces lean over
+# the cell's footprint, are read empty surely (or lie off the wall). Measured on seed
+# 5's frames 0-399 and seed 7's 0-499 (the mean shade of that footprint over the median
+# of the top's middle, on boards read in place, with those bounds): of 14,148 empty
+# places read empty, the least 0.25 and 0.31 (both read at 0.9997 or more), then 0.62;
+# of the 48 read less surely than _PEER_SURE, 0.68; below 0.55, 49% of 3,482 tiles, and
+# the one tile read empty (0.50).
+_SIDE_FACE_LEAST = 8.0  # crop px a tile's top shows off its cell, at least: less is too thin a face
+_SIDE_FACE_DARK = 0.55  # the side face's shade, as a share of the top's, at most
+_LEANS_OVER = 4.0  # crop px a neighbour's top lies off its cell toward this one, about the gap
+_TILE_HALF_PX = 10.0 / (243.0 / PANEL_W_PX)  # half a tile's side (10 mm), crop px
+_TOP_MIDDLE = 0.4  # the top's middle, as a share of its half side
+
+
+def _tile_by_side_face(places: dict[tuple, Reading], panel: np.ndarray, lift: np.ndarray,
+                       nudge: np.ndarray, hidden: np.ndarray) -> dict[tuple, Reading]:
+    """The coloured wall's places read empty unsurely whose footprint beyond a tile's top
+    shows its side face, read as their print's colour (see _SIDE_FACE_DARK). `panel`: the
+    balanced panel read at _SCALE; `lift`: how far a tile's top shows off each cell and
+    `nudge` each window's move (crop px, in PLACES order); `hidden`: places not judged."""
+    out = dict(places)
+    for k, i in enumerate(_WALL_ROWS):
+        place = PLACES[i]
+        reading = places[place]
+        if reading.value is not None or reading.confidence >= _PEER_SURE or hidden[i] \
+                or np.hypot(*lift[i]) < _SIDE_FACE_LEAST \
+                or np.abs(lift[i]).max() > (1 - _TOP_MIDDLE) * _TILE_HALF_PX:
+            continue
+        _, row, column = place
+        toward = -np.sign(lift[i]) * (np.abs(lift[i]) > _LEANS_OVER)  # the camera's side
+        beside = {(row + int(toward[1]), column), (row, column + int(toward[0])),
+                  (row + int(toward[1]), column + int(toward[0]))} - {(row, column)}
+        if not all(_empty_surely(places, hidden, ("wall", r, c)) for r, c in beside
+                   if 0 <= r < 5 and 0 <= c < 5):
+            continue
+        if _side_face_share(panel, (CENTERS[i] + nudge[i]) * _SCALE, lift[i] * _SCALE) <= _SIDE_FACE_DARK:
+            out[place] = Reading(COLORS[_WALL_DIAGONAL[k]], _BY_PEERS_SURE)
+    return out
+
+
+def _empty_surely(places: dict[tuple, Reading], hidden: np.ndarray, place: tuple) -> bool:
+    reading = places[place]
+    return reading.value is None and reading.confidence >= _PEER_SURE and not hidden[PLACES.index(place)]
+
+
+def _side_face_share(panel: np.ndarray, base: np.ndarray, lift: np.ndarray) -> float:
+    """The mean shade of a cell's footprint (a tile's, centred on `base`) beyond where a
+    tile's top would show (lifted by `lift`), as a share of the median shade of the top's
+    middle; panel px."""
+    half = _TILE_HALF_PX * _SCALE
+    reach = int(np.ceil(half + np.abs(lift).max())) + 1
+    cx, cy = np.round(base).astype(int)
+    x0, y0 = max(cx - reach, 0), max(cy - reach, 0)
+    box = panel[y0:cy + reach + 1, x0:cx + reach + 1]
+    shade = box.max(axis=2)
+    ys, xs = np.mgrid[y0:y0 + box.shape[0], x0:x0 + box.shape[1]] + 0.5
+    top = base + lift
+    footprint = (np.abs(xs - base[0]) < half) & (np.abs(ys - base[1]) < half)
+    face = footprint & ~((np.abs(xs - top[0]) < half + 1) & (np.abs(ys - top[1]) < half + 1))
+    middle = (np.abs(xs - top[0]) < half * _TOP_MIDDLE) & (np.abs(ys - top[1]) < half * _TOP_MIDDLE)
+    if not face.any() or not middle.any():
+        return 1.0
+    return float(shade[face].mean() / max(float(np.median(shade[middle])), 8.0))
 
 
 # A white tile on its own print: the print is the tile's design paler, and under blur
