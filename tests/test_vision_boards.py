@@ -1726,6 +1726,22 @@ def test_a_white_tile_the_place_model_takes_for_its_print_is_read_by_its_teal():
     _assert_read_exactly(obs, truth["boards"][0])
 
 
+@pytest.mark.parametrize(("seed", "frame", "board", "outline_as_found"), [
+    # Seed 10 frame 137 (never tuned on): a board seen from its left, its grid fitted to
+    # the wall (its outline 45 px off); the floor, 84 crop px off at its first place, is
+    # placed by its print, and the pattern lines lay 24-85 crop px off too: two tiles
+    # read as empty places.
+    (10, 137, 1, True),
+    # Seed 1 frame 234: the floor placed by the panel's left edge, 108 crop px along; the
+    # fourth and fifth lines, off as far, read a red tile empty and left a line of blue unknown.
+    (1, 234, 0, False),
+], ids=["by-the-floors-print", "by-the-panels-edge"])
+def test_pattern_lines_are_read_where_the_floor_placed_off_the_grid_puts_them(
+        seed: int, frame: int, board: int, outline_as_found: bool):
+    obs, truth, _ = _recognized(seed, frame)
+    _assert_every_place_in_view_read(obs, truth["boards"][board], least=40, outline_as_found=outline_as_found)
+
+
 @pytest.mark.parametrize(("seed", "frame", "board", "place"), [
     # Seed 7 frame 250: a board seen at 35 degrees, a yellow tile on its own print under
     # glare, its top washed out to the print's shade; the place model read it empty at 0.94.

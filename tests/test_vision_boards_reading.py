@@ -871,6 +871,26 @@ def test_the_floor_is_placed_by_its_own_print():
         np.testing.assert_allclose(moved, truly, atol=5.0)
 
 
+def test_pattern_lines_are_moved_as_the_floor_below_them_the_more_the_lower():
+    floor_x = cells.CENTERS[cells._FLOOR_ROWS, 0]
+    assert not cells._lines_moved(np.zeros((7, 2))).any()
+    # A floor off along by 60 crop px at its first place, 10 at its last, and 20 down.
+    ramp = np.column_stack([np.linspace(60.0, 10.0, 7), np.full(7, 20.0)])
+    moved = cells._lines_moved(ramp)
+    lines = cells.CENTERS[cells._LINE_ROWS]
+    below = np.interp(lines[:, 0], floor_x, ramp[:, 0])
+    assert np.all(moved[:, 0] < below) and np.all(moved[:, 0] > 0) and np.all(moved[:, 1] < 20.0)
+    # Along a line, the place farther left (above more of the floor's move) moves more;
+    # the same place lower down, more too.
+    for k in range(1, 5):
+        row = [cells.PLACES.index(("line", k, j)) for j in range(k + 1)]
+        xs, along = cells.CENTERS[row, 0], moved[np.searchsorted(cells._LINE_ROWS, row), 0]
+        assert np.all(np.diff(along[np.argsort(xs)]) < 0)
+    last, first = (cells.PLACES.index(("line", k, 0)) for k in (4, 0))
+    i_last, i_first = np.searchsorted(cells._LINE_ROWS, [last, first])
+    assert moved[i_last, 1] > moved[i_first, 1]
+
+
 def test_a_floor_read_a_place_along_is_read_again_where_its_print_shows_it():
     frame, board, reading = _board_in_plain_view()
     assert reading.floor[:3] == ["red", "yellow", None]
