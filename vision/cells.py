@@ -56,7 +56,8 @@ from .geometry import apply_h, camera_in_plane, in_frame, parallax
 from .stats import counted_percentile, median, percentile
 
 CELL_PX = 78
-TILE_LIFT_PX = TILE_THICK_MM / (243.0 / PANEL_W_PX)  # a tile's thickness in crop px
+_MM_PER_CROP_PX = 243.0 / PANEL_W_PX  # the measured crop is 243 mm across
+TILE_LIFT_PX = TILE_THICK_MM / _MM_PER_CROP_PX  # a tile's thickness in crop px
 _WINDOW = 0.44  # sampled window, as a fraction of a cell
 _SCALE = 0.5  # the panel is read at half the measured crop's resolution
 _WINDOW_HALF = max(3, round(_WINDOW * CELL_PX * _SCALE / 2))  # a sampled window's half side, panel px
@@ -1591,7 +1592,7 @@ def _print_in_place_by_contrast(pixels: np.ndarray, seen: np.ndarray, excused: n
 _SIDE_FACE_LEAST = 8.0  # crop px a tile's top shows off its cell, at least: less is too thin a face
 _SIDE_FACE_DARK = 0.55  # the side face's shade, as a share of the top's, at most
 _LEANS_OVER = 4.0  # crop px a neighbour's top lies off its cell toward this one, about the gap
-_TILE_HALF_PX = 10.0 / (243.0 / PANEL_W_PX)  # half a tile's side (10 mm), crop px
+_TILE_HALF_PX = 10.0 / _MM_PER_CROP_PX  # half a tile's side (10 mm), crop px
 _TOP_MIDDLE = 0.4  # the top's middle, as a share of its half side
 
 
@@ -1641,8 +1642,6 @@ def _side_face_share(panel: np.ndarray, base: np.ndarray, lift: np.ndarray) -> f
     footprint = (np.abs(xs - base[0]) < half) & (np.abs(ys - base[1]) < half)
     face = footprint & ~((np.abs(xs - top[0]) < half + 1) & (np.abs(ys - top[1]) < half + 1))
     middle = (np.abs(xs - top[0]) < half * _TOP_MIDDLE) & (np.abs(ys - top[1]) < half * _TOP_MIDDLE)
-    if not face.any() or not middle.any():
-        return 1.0
     return float(shade[face].mean() / max(float(np.median(shade[middle])), 8.0))
 
 
