@@ -15,7 +15,7 @@ from vision import color, factories
 from vision import recognize as recognize_module
 from vision.boards import BOARD_H_MM, BOARD_W_MM, BoardFind
 from vision.cells import PLACES
-from vision.color import UNKNOWN, WhiteBalance
+from vision.color import UNKNOWN, Reading, WhiteBalance
 from vision.recognize import (
     FORMAT,
     _grown_back,
@@ -250,7 +250,8 @@ def test_a_board_whose_cream_measured_far_darker_is_read_again_under_the_others(
     def reading(gains: float, in_place: bool, side: str = "colored", clear: bool = False,
                 side_sure: float = 1.0) -> SimpleNamespace:
         return SimpleNamespace(balance=WhiteBalance(np.full(3, gains, np.float32)), grid_in_place=in_place,
-                               side=side, clear=clear, side_confidence=side_sure)
+                               side=side, clear=clear, side_confidence=side_sure,
+                               places={p: Reading(None, 0.9) for p in PLACES})
 
     again: dict[str, SimpleNamespace] = {}
     creams = []
@@ -294,6 +295,47 @@ def test_a_board_whose_cream_measured_far_darker_is_read_again_under_the_others(
     again["astray"] = reading(5.0, False)
     _rebalanced(None, [lit[0], astray, ("dark", reading(2.0, True))], rough)
     assert ("dark", pytest.approx(1.0)) in creams
+
+
+def test_a_board_read_in_place_with_places_unread_under_a_darker_cream_is_read_again(monkeypatch) -> None:
+    # A sleeve over part of a board's cream leaves its gains within the others' spread
+    # but dark enough to read places it lies beside as something over them. Such a board
+    # is read again under the other boards' balance, and taken only if it then reads at
+    # least three places more, in place and on the same side.
+    def reading(gains: float, read: int, in_place: bool = True, side: str = "grey") -> SimpleNamespace:
+        places = {p: Reading(None if k < read else UNKNOWN, 0.9) for k, p in enumerate(PLACES)}
+        return SimpleNamespace(balance=WhiteBalance(np.full(3, gains, np.float32)), grid_in_place=in_place,
+                               side=side, side_confidence=1.0, places=places, clear=False)
+
+    again: dict[str, SimpleNamespace] = {}
+    asked = []
+
+    def read_registered(frame, board, rough, cream=None):
+        asked.append(board)
+        return board, again[board]
+
+    monkeypatch.setattr(recognize_module, "read_registered", read_registered)
+    rough = WhiteBalance.identity()
+    lit = [("a", reading(1.0, len(PLACES))), ("b", reading(1.2, len(PLACES)))]  # their median: 1.1
+
+    def taken(first: SimpleNamespace) -> bool:
+        return _rebalanced(None, [*lit, ("shaded", first)], rough)[2][1] is again["shaded"]
+
+    again["shaded"] = reading(1.1, 33)
+    assert taken(reading(1.4, 30))  # 1.27 times darker: three more places read
+    assert asked == ["shaded"]
+    again["shaded"] = reading(1.1, 32)
+    assert not taken(reading(1.4, 30))  # only two more
+    again["shaded"] = reading(1.1, 40, in_place=False)
+    assert not taken(reading(1.4, 30))
+    again["shaded"] = reading(1.1, 40, side="colored")
+    assert not taken(reading(1.4, 30))
+    again["shaded"] = reading(1.1, 40)
+    asked.clear()
+    assert not taken(reading(1.26, 30))  # 1.145 times darker: not read again
+    assert not taken(reading(1.4, 30, in_place=False, side="colored"))  # off its print: see above
+    assert not taken(reading(1.4, len(PLACES)))  # every place read
+    assert asked == []
 
 
 class _Found(str):

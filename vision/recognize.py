@@ -259,6 +259,21 @@ _DARKER_MOST = 1.45
 # (Seeds 7 / 9 / 8 / 2 / 1: 0 / 2 / 3 / 0 / 2 more boards read exactly, none more wrong.)
 _GREY_DARKER_MOST = 1.15
 _SQUARE_WITHIN = 0.1
+# A sleeve over part of the cream, not most of it, leaves a board read in place with
+# gains within the others' spread, but dark enough that the places beside the sleeve
+# read as something over them: a grey board beside a red sleeve read 3 of its 18 places
+# in view, the other 15 unknown, and all 18 under the other boards' balance (seed 11
+# frame 75). A board read in place with places unread, its cream more than this much
+# darker than the others', is read again under their balance, and taken if it then reads
+# at least _READS_MORE places more, in place and on the same side. (Seeds 7 / 5, 17 / 14
+# such boards: the three reading 6-7 more read as many places right or more, 3 more on
+# seed 7 and 5 on seed 5; those reading 1-2 more, as many or one more wrong, seed 5
+# frame 389; a coloured board read again as grey, seed 5 frame 181. Seeds 7 / 9 / 8 / 10
+# / 11 / 2 / 1: +1 / 0 / 0 / 0 / +2 / 0 / 0 boards read exactly, none more surely wrong;
+# seed 10 frame 53 lost a board, a black tile by a sleeve read as something over it, and
+# a disc, the table's balance moved by the board's.)
+_UNREAD_DARKER_MOST = 1.15
+_READS_MORE = 3
 
 
 def _rebalanced(frame: np.ndarray, readings: list[tuple[BoardFind, BoardReading]],
@@ -269,7 +284,9 @@ def _rebalanced(frame: np.ndarray, readings: list[tuple[BoardFind, BoardReading]
     windows lie on tiles or the table: unless its grid was in place, the board read again
     must show the coloured print clearly, or fit a grey wall read surely as grey.) So too
     a grey board whose grid failed, its cream measured somewhat darker (see
-    _GREY_DARKER_MOST), kept if its grid then fits the grey wall."""
+    _GREY_DARKER_MOST), kept if its grid then fits the grey wall; and a board read in
+    place with places unread, its cream measured somewhat darker (see
+    _UNREAD_DARKER_MOST), kept if it then reads more of them."""
     out = []
     for k, (board, reading) in enumerate(readings):
         others = [r for j, (_, r) in enumerate(readings) if j != k]
@@ -278,14 +295,28 @@ def _rebalanced(frame: np.ndarray, readings: list[tuple[BoardFind, BoardReading]
         far = darker > _DARKER_MOST
         grey = not far and darker > _GREY_DARKER_MOST and _grey_unplaced(reading) \
             and in_proportion(board.quad, frame.shape[1], frame.shape[0], within=_SQUARE_WITHIN)
-        if far or grey:
+        unread = not far and darker > _UNREAD_DARKER_MOST and reading.grid_in_place \
+            and _places_read(reading) < len(reading.places)
+        if far or grey or unread:
             again = read_registered(frame, board, rough, cream=table)
-            if again is not None and (fits_grey_wall(again[1])
+            if again is not None and (_reads_more(again[1], reading) if unread else
+                                      fits_grey_wall(again[1])
                                       or (far and (reading.grid_in_place or shows_print(again[1])))):
                 out.append(again)
                 continue
         out.append((board, reading))
     return out
+
+
+def _reads_more(again: BoardReading, reading: BoardReading) -> bool:
+    """Whether a board read again reads at least _READS_MORE places more than it did,
+    in place and on the same side."""
+    return again.grid_in_place and again.side == reading.side \
+        and _places_read(again) >= _places_read(reading) + _READS_MORE
+
+
+def _places_read(reading: BoardReading) -> int:
+    return sum(r.value != UNKNOWN for r in reading.places.values())
 
 
 def _grey_unplaced(reading: BoardReading) -> bool:
