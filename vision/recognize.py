@@ -268,10 +268,10 @@ _SQUARE_WITHIN = 0.1
 # at least _READS_MORE places more, in place and on the same side. (Seeds 7 / 5, 17 / 14
 # such boards: the three reading 6-7 more read as many places right or more, 3 more on
 # seed 7 and 5 on seed 5; those reading 1-2 more, as many or one more wrong, seed 5
-# frame 389; a coloured board read again as grey, seed 5 frame 181. Seeds 7 / 9 / 8 / 10
-# / 11 / 2 / 1: +1 / 0 / 0 / 0 / +2 / 0 / 0 boards read exactly, none more surely wrong;
-# seed 10 frame 53 lost a board, a black tile by a sleeve read as something over it, and
-# a disc, the table's balance moved by the board's.)
+# frame 389; a coloured board read again as grey, seed 5 frame 181.
+# Seeds 7 / 9 / 8 / 10 / 11 / 2 / 1: +1 / 0 / 0 / 0 / +2 / 0 / 0 boards read exactly,
+# none more surely wrong; seed 10 frame 53 lost a board, a black tile by a sleeve read as
+# something over it, and a disc, the table's balance moved by the board's.)
 _UNREAD_DARKER_MOST = 1.15
 _READS_MORE = 3
 
@@ -299,9 +299,13 @@ def _rebalanced(frame: np.ndarray, readings: list[tuple[BoardFind, BoardReading]
             and _places_read(reading) < len(reading.places)
         if far or grey or unread:
             again = read_registered(frame, board, rough, cream=table)
-            if again is not None and (_reads_more(again[1], reading) if unread else
-                                      fits_grey_wall(again[1])
-                                      or (far and (reading.grid_in_place or shows_print(again[1])))):
+            if again is None:
+                taken = False
+            elif unread:
+                taken = _reads_more(again[1], reading)
+            else:
+                taken = fits_grey_wall(again[1]) or (far and (reading.grid_in_place or shows_print(again[1])))
+            if taken:
                 out.append(again)
                 continue
         out.append((board, reading))
