@@ -1716,6 +1716,22 @@ def test_a_blue_grey_mat_beside_a_board_found_whole_leaves_it_whole():
     _assert_read_exactly(obs, truth["boards"][1])
 
 
+@pytest.mark.parametrize(("seed", "frame", "board", "in_view"), [
+    (2, 186, 0, 47),  # a board in plain view, half on a grey felt mat
+    (1, 171, 0, 16),  # a blue-grey sleeve across a board
+])
+def test_a_board_a_pale_blue_mat_or_sleeve_touches_is_found_in_its_frames_vivid_blue(seed, frame, board,
+                                                                                       in_view):
+    # A blue-grey mat or sleeve (on a wood table the rough balance turns a grey mat so)
+    # passed for the boards' blue, as wide as a sleeve, and was taken out with the frame
+    # of the board it touched, whose pieces made no board. Looked for again in the
+    # frame's vivid blue alone, the board is found and read.
+    obs, truth, _ = _recognized(seed, frame)
+    assert len(obs["boards"]) == len(truth["boards"])
+    _assert_every_place_in_view_read(obs, truth["boards"][board], least=in_view)
+    _assert_nothing_read_wrong(obs, truth)
+
+
 def test_a_white_tile_the_place_model_takes_for_its_print_is_read_by_its_teal():
     # Seed 8 frame 38 (held out): a board at 45 degrees under blur, a white tile on its
     # own print in plain view, its shadow showing; the place model read it empty at 0.94.

@@ -447,10 +447,11 @@ def test_discs_a_hand_hides_wholly_are_given_where_the_circle_puts_them():
         assert found["tiles"] == [] and found["unknown"] == 4
 
 
-@pytest.mark.parametrize("seed, frame", [(9, 322), (1, 171)])
+@pytest.mark.parametrize("seed, frame", [(9, 322)])
 def test_discs_are_placed_round_the_circle_with_one_board_read(seed, frame):
     # An arm over one board of two: one board read does not tell the players, but the
-    # game has two or more, so five discs or more; the fifth was left out.
+    # game has two or more, so five discs or more; the fifth was left out. (Seed 1 frame
+    # 171 showed it too, until its other board, under a blue-grey sleeve, was found.)
     image, truth = _mixed(seed, frame)
     obs = recognize(image)
     assert len(obs["boards"]) == 1 and len(truth["factories"]) == 5
