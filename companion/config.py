@@ -161,6 +161,13 @@ class GameConfig:
 
 
 @dataclass(frozen=True)
+class VisionConfig:
+    # The table carries the kit's ArUco markers (`azul-companion kit`, docs/aruco-kit.md):
+    # boards are also looked for where they say. Only an aid: the default needs none.
+    markers: bool = _setting(False)
+
+
+@dataclass(frozen=True)
 class StateConfig:
     # Empty: $STATE_DIRECTORY under systemd, else $XDG_STATE_HOME/azul-companion.
     directory: str = _setting("")
@@ -182,6 +189,7 @@ class Config:
     buttons: ButtonsConfig = field(default_factory=ButtonsConfig)
     display: DisplayConfig = field(default_factory=DisplayConfig)
     game: GameConfig = field(default_factory=GameConfig)
+    vision: VisionConfig = field(default_factory=VisionConfig)
     state: StateConfig = field(default_factory=StateConfig)
     mqtt: MqttConfig = field(default_factory=MqttConfig)
     # The files this configuration was read from, in order; not a setting.
@@ -208,6 +216,7 @@ SECTIONS: dict[str, type] = {
     "buttons": ButtonsConfig,
     "display": DisplayConfig,
     "game": GameConfig,
+    "vision": VisionConfig,
     "state": StateConfig,
     "mqtt": MqttConfig,
 }

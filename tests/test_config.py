@@ -13,6 +13,7 @@ from companion.config import (
     ConfigError,
     GameConfig,
     StateConfig,
+    VisionConfig,
     config_paths,
     default_state_dir,
     load_config,
@@ -114,6 +115,7 @@ BAD = [
     ('[game]\ngame = "chess"\n', "game.game", "must be one of azul, azul-kids, azul-duel"),
     ('[game]\ngame = "azul-duel"\nvariant = "standard"\nplayers = ["A", "B", "C"]\n',
      "game.players", "azul-duel is for 2 to 2 players, not 3"),
+    ('[vision]\nmarkers = "yes"\n', "vision.markers", 'must be true or false, not "yes"'),
     ("[mqtt]\nport = 70000\n", "mqtt.port", "must be between 1 and 65535, not 70000"),
     ('[mqtt]\nhost = " "\n', "mqtt.host", "must not be empty"),
     ("[camera]\nreplay_fps = 0\n", "camera.replay_fps", "must be between 0.01 and 120"),
@@ -170,6 +172,7 @@ def test_settings_print_as_toml_that_loads_back(place, tmp_path):
         game=GameConfig(game="azul-kids", variant="master",
                         players=("Zoë", 'Bo "the bold"', "C\\D"),
                         kids_boards=(str(write_board(tmp_path / "ours.json", "master")),)),
+        vision=VisionConfig(markers=True),
         state=StateConfig(directory=str(tmp_path / "games")),
     )
     place.write(place.explicit, config.to_toml())

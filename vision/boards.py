@@ -108,6 +108,26 @@ _LEAN_MOST_MM = 2.0  # how far out a top face 7 mm up may show before the frame 
 def frame_covered(board: BoardFind, blue: np.ndarray, scale: float) -> bool:
     """Whether something lies over the board's frame (see _FRAME_GONE_MM). `blue`: the
     blue_mask of the balanced frame reduced by `scale`."""
+    gone = _frame_gone(board, blue, scale) == 1  # (a point not judged breaks a stretch)
+    run, longest = 0, 0
+    for g in np.concatenate([gone, gone]):  # the path runs round: a stretch may span its start
+        run = run + 1 if g else 0
+        longest = max(longest, run)
+    return min(longest, len(gone)) * _FRAME_STEP_MM >= _FRAME_GONE_MM
+
+
+def frame_blue_share(board: BoardFind, blue: np.ndarray, scale: float) -> float:
+    """How much of the board's frame in view shows its blue (see frame_covered); 0 if
+    none of it is in view."""
+    gone = _frame_gone(board, blue, scale)
+    judged = gone[~np.isnan(gone)]
+    return float(1.0 - judged.mean()) if len(judged) else 0.0
+
+
+def _frame_gone(board: BoardFind, blue: np.ndarray, scale: float) -> np.ndarray:
+    """Points along the board's frame, from its owner's bottom-left corner round: 1 where
+    no blue shows, 0 where it does, NaN where it is not judged (out of the frame, or
+    where a tile standing by the frame leans over it)."""
     x0, y0 = _FRAME_INSET_MM, _FRAME_INSET_MM
     x1, y1 = BOARD_W_MM - _FRAME_INSET_MM, BOARD_H_MM - _FRAME_INSET_MM
     # round the board from the owner's bottom-left corner: left, top, right, bottom sides
@@ -129,13 +149,9 @@ def frame_covered(board: BoardFind, blue: np.ndarray, scale: float) -> bool:
     shown = np.zeros(len(xs), bool)
     for dx, dy in itertools.product((-1, 0, 1), repeat=2):
         shown |= blue[ys + dy, xs + dx] > 0
-    gone = judged.copy()
+    gone = np.full(len(path), np.nan)
     gone[judged] = ~shown
-    run, longest = 0, 0
-    for g in np.concatenate([gone, gone]):  # the path runs round: a stretch may span its start
-        run = run + 1 if g else 0
-        longest = max(longest, run)
-    return min(longest, len(gone)) * _FRAME_STEP_MM >= _FRAME_GONE_MM
+    return gone
 
 
 def find_boards(small: np.ndarray, blue: np.ndarray, scale: float, full: np.ndarray,
@@ -1583,12 +1599,23 @@ def _refined(quad: np.ndarray, clarity: float, full: np.ndarray, wb: WhiteBalanc
     return BoardFind(quad, board_h, panel_h, rotation_of(panel_h), float(confidence))
 
 
+def _board_to_panel() -> np.ndarray:
+    """Board mm -> panel px: the panel's measured edges (PANEL_BOX_MM) in the board."""
+    x0, y0, x1, y1 = PANEL_BOX_MM
+    sx, sy = PANEL_W_PX / (x1 - x0), PANEL_H_PX / (y1 - y0)
+    return np.array([[sx, 0.0, -x0 * sx], [0.0, sy, -y0 * sy], [0.0, 0.0, 1.0]])
+
+
 def board_of_panel(panel_h: np.ndarray) -> np.ndarray:
     """The board (mm) -> image homography its panel (`panel_h`: panel px -> image) gives:
     the board drawn out from the panel's measured edges."""
-    x0, y0, x1, y1 = PANEL_BOX_MM
-    sx, sy = PANEL_W_PX / (x1 - x0), PANEL_H_PX / (y1 - y0)
-    return panel_h @ np.array([[sx, 0.0, -x0 * sx], [0.0, sy, -y0 * sy], [0.0, 0.0, 1.0]])
+    return panel_h @ _board_to_panel()
+
+
+def panel_of_board(board_h: np.ndarray) -> np.ndarray:
+    """The panel (panel px -> image) of a board placed by `board_h` (board mm -> image),
+    as board_of_panel gives it back."""
+    return board_h @ np.linalg.inv(_board_to_panel())
 
 
 def rotation_of(panel_h: np.ndarray) -> int:

@@ -1,22 +1,35 @@
-"""One frame in, one `azul-observation/1` out (shared/spec/observation.md)."""
+"""One frame in, one `azul-observation/1` out (shared/spec/observation.md).
+
+On a kiosk's table that carries the kit's ArUco markers (`azul-companion kit`), what
+they say of each seat's board (vision.aruco) is an aid: a board they place that no board
+found lies over is read where they place it (see MarkedTable).
+"""
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 
+from .aruco import Aid, BoardRegion, MarkerLayout, aided_regions
 from .boards import (
+    BOARD_H_MM,
+    BOARD_W_MM,
     BoardFind,
     blue_mask,
+    board_of_panel,
     board_sized,
     find_boards,
+    frame_blue_share,
     frame_covered,
     grown,
     in_proportion,
+    panel_of_board,
     reduced,
+    rotation_of,
     table_plane,
 )
 from .cells import (
@@ -32,7 +45,7 @@ from .cells import (
 )
 from .color import UNKNOWN, Reading, WhiteBalance
 from .factories import CenterReading, FactoryReading, read_factories
-from .geometry import clockwise_from_bottom
+from .geometry import apply_h, clockwise_from_bottom
 
 FORMAT = "azul-observation/1"
 
@@ -47,12 +60,30 @@ class Recognition:
     center: CenterReading | None = None
 
 
-def recognize(frame_bgr: np.ndarray, players: int | None = None) -> dict:
-    """The observation of one BGR frame (uint8, H x W x 3)."""
-    return analyse(frame_bgr, players).observation
+def recognize(frame_bgr: np.ndarray, players: int | None = None, aid: Aid | None = None) -> dict:
+    """The observation of one BGR frame (uint8, H x W x 3); `aid`: what the kit's markers
+    in it say (vision.aruco.aided_regions), on a table that carries them."""
+    return analyse(frame_bgr, players, aid).observation
 
 
-def analyse(frame_bgr: np.ndarray, players: int | None = None) -> Recognition:
+class MarkedTable:
+    """A kiosk's table that carries the kit's markers for `players` players: each frame
+    recognised with what its markers say, the last table plane carried over while arms
+    hide them (a kiosk's camera does not move). Called with a frame, as recognize."""
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        self.layout = MarkerLayout.for_players(players)
+        self.aid: Aid | None = None
+
+    def __call__(self, frame_bgr: np.ndarray) -> dict:
+        aid = aided_regions(frame_bgr, self.layout, self.players, self.aid)
+        if aid is not None:
+            self.aid = aid
+        return recognize(frame_bgr, self.players, aid)
+
+
+def analyse(frame_bgr: np.ndarray, players: int | None = None, aid: Aid | None = None) -> Recognition:
     frame = _as_bgr(frame_bgr)
     h, w = frame.shape[:2]
     small, scale = reduced(frame)
@@ -80,6 +111,9 @@ def analyse(frame_bgr: np.ndarray, players: int | None = None) -> Recognition:
     # Last, of the boards neither the strip nor the print turned (nor grown back whole):
     unread = [b for b in unread if not any(_over(b, other) for other, _ in readings)]
     readings += [r for r in _bonus_told(frame, scale, rough, unread, readings) if r is not None]
+    if aid is not None:
+        readings = _aided(frame, readings, aid.boards, rough, middle=middle,
+                          blue_share=lambda board: frame_blue_share(board, blue, scale))
     readings = _seat_order(_said_on_told_side(readings))
     # Every outline, turn, side and grid chosen, the places are read again (cells.SETTLED).
     readings = [(board, read_settled(frame, board, reading, rough)) for board, reading in readings]
@@ -126,6 +160,51 @@ def _read_or_rival(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
         if again is not None and again[1].grid_in_place:
             return again
     return read
+
+
+# A grid on the bare table can pass its check on the cloth's noise (a seat's place with
+# no board there: seed 7 frame 452, none of a frame's blue where it was read): a board
+# the markers place shows its blue frame, bar what an arm hides (boards the finder missed
+# under arms, tagged, seeds 7 / 9 / 8: 0.56-1.0 of it).
+_AIDED_FRAME_SHOWN = 0.3
+
+
+def _aided(frame: np.ndarray, readings: list[tuple[BoardFind, BoardReading]],
+           regions: tuple[BoardRegion, ...], rough: WhiteBalance, *, middle: np.ndarray | None,
+           blue_share: Callable[[BoardFind], float]) -> list[tuple[BoardFind, BoardReading]]:
+    """The boards read, with each board the markers place (`regions`) that no board read
+    lies over read where they place it, if its grid then lies on its print (the print is
+    searched for round it: a seat's place is only where its board should lie) and at
+    least _AIDED_FRAME_SHOWN of its blue frame in view shows (`blue_share`, see
+    boards.frame_blue_share). A board whose own tags place it also takes the place of the
+    boards read over it whose grids lie off their print (an arm over its outline, say)."""
+    out = list(readings)
+    for region in regions:
+        placed = _placed(region)
+        over = [k for k, (board, _) in enumerate(out) if _over(placed, board) or _over(board, placed)]
+        if over and (region.source != "tags" or any(out[k][1].grid_in_place for k in over)):
+            continue
+        read = read_registered(frame, placed, rough, middle=middle)
+        if read is None or not read[1].grid_in_place:
+            continue
+        there = _placed_by_panel(read[0])
+        if blue_share(there) >= _AIDED_FRAME_SHOWN:
+            out = [*(r for k, r in enumerate(out) if k not in over), (there, read[1])]
+    return out
+
+
+def _placed(region: BoardRegion) -> BoardFind:
+    """A board where the markers place it, turned as they say."""
+    panel_h = panel_of_board(region.board_h)
+    return BoardFind(region.quad, region.board_h, panel_h, rotation_of(panel_h), region.confidence)
+
+
+def _placed_by_panel(board: BoardFind) -> BoardFind:
+    """A board the markers placed, drawn out from where its panel was read: they say where
+    to look, the print (searched for round a grid off it) where the board is."""
+    board_h = board_of_panel(board.panel_h)
+    quad = apply_h(board_h, [[0, 0], [BOARD_W_MM, 0], [BOARD_W_MM, BOARD_H_MM], [0, BOARD_H_MM]])
+    return dataclasses.replace(board, quad=quad, board_h=board_h)
 
 
 # Points of the pile read as no tile, in a frame flagged occluded, that leave the pile

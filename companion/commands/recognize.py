@@ -1,4 +1,4 @@
-"""`azul-companion recognize IMAGE... [--players N] [--json] [--debug-dir DIR]`:
+"""`azul-companion recognize IMAGE... [--players N] [--markers] [--json] [--debug-dir DIR]`:
 what the camera sees in still images, as azul-observation/1."""
 
 from __future__ import annotations
@@ -18,6 +18,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("images", nargs="+", metavar="IMAGE", type=Path)
     parser.add_argument("--players", type=int, choices=(2, 3, 4),
                         help=_("number of players (keeps at most that many boards)"))
+    parser.add_argument("--markers", action="store_true",
+                        help=_("the table carries the kit's ArUco markers for --players players "
+                               "(azul-companion kit): look for boards where they say too"))
     parser.add_argument("--json", action="store_true",
                         help=_("print one azul-observation/1 object per image per line"))
     parser.add_argument("--debug-dir", type=Path, metavar="DIR",
@@ -29,10 +32,15 @@ def run(args: argparse.Namespace) -> int:
     # Imported here so that other subcommands start without building the recogniser's tables.
     import cv2
 
+    from vision.aruco import MarkerLayout, aided_regions
     from vision.debug import overlay
     from vision.io import ImageError, load_image
     from vision.recognize import analyse
 
+    if args.markers and args.players is None:
+        print(_("recognize: --markers needs --players: the kit lays its markers out for the "
+                "number of players"), file=sys.stderr)
+        return 2
     if args.debug_dir is not None:
         try:
             args.debug_dir.mkdir(parents=True, exist_ok=True)
@@ -48,7 +56,10 @@ def run(args: argparse.Namespace) -> int:
             print(f"{path}: {error}", file=sys.stderr)
             status = 2
             continue
-        rec = analyse(frame, players=args.players)
+        # Each image on its own: still photos need not come from one camera that stayed put.
+        layout = MarkerLayout.for_players(args.players) if args.markers else None
+        aid = aided_regions(frame, layout, args.players) if layout is not None else None
+        rec = analyse(frame, players=args.players, aid=aid)
         if args.json:
             print(json.dumps(rec.observation), flush=True)
         else:

@@ -137,7 +137,7 @@ def run(args: argparse.Namespace) -> int:
         record, resumption.record = resumption.record, None
         if record is None:
             record = new_game(store, settings)
-        return live_pipeline(settings, record, store, camera)
+        return live_pipeline(settings, record, store, camera, markers=config.vision.markers)
 
     record = resumption.record
     if record is not None:
@@ -198,8 +198,9 @@ def new_game(store: Any, settings: Any) -> Any:
     return start_game(store, list(settings.names), settings.variant)
 
 
-def live_pipeline(settings: Any, record: Any, store: Any, camera: Any) -> Any:
-    """camera -> the game's recogniser -> its tracker (on ``record``, kept in ``store``) -> views."""
+def live_pipeline(settings: Any, record: Any, store: Any, camera: Any, *, markers: bool = False) -> Any:
+    """camera -> the game's recogniser -> its tracker (on ``record``, kept in ``store``) -> views.
+    ``markers``: the table carries the kit's ArUco markers, which Azul's recogniser is aided by."""
     from companion.results import FileResults
     from companion.session import KIDS
     from companion.ui.live import LivePipeline
@@ -219,5 +220,16 @@ def live_pipeline(settings: Any, record: Any, store: Any, camera: Any) -> Any:
 
     players = len(settings.names)
     reader = make_reader(settings, record=record, sink=store, results=FileResults(store))
-    read = None if recognise is None else (lambda frame: recognise(frame, players))
-    return LivePipeline(settings, camera, read, reader)
+    return LivePipeline(settings, camera, azul_reader(recognise, players, markers), reader)
+
+
+def azul_reader(recognise: Any, players: int, markers: bool) -> Any:
+    """frame -> azul-observation/1 for ``players`` players (None without a recogniser); on a
+    table with the kit's markers, aided by them, frame after frame (vision.recognize.MarkedTable)."""
+    if recognise is None:
+        return None
+    if markers:
+        from vision.recognize import MarkedTable
+
+        return MarkedTable(players)
+    return lambda frame: recognise(frame, players)
