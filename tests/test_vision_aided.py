@@ -21,8 +21,9 @@ from vision.aruco import (
     aruco_dictionary,
 )
 from vision.boards import BOARD_H_MM, BOARD_W_MM
+from vision.debug import overlay
 from vision.geometry import apply_h
-from vision.recognize import MarkedTable, recognize
+from vision.recognize import MarkedTable, analyse, recognize
 from vision.synth import Conditions, mixed_table, random_content, render_table
 from vision.synth.layout import BoardPlacement, Layout
 
@@ -187,8 +188,13 @@ def _sleeve(frame: np.ndarray, through: np.ndarray, along: tuple[float, float],
     return (frame * (1 - mask) + np.array((70, 40, 30), np.float32) * mask).astype(np.uint8)
 
 
-def test_a_kiosk_board_a_sleeve_hides_from_the_finder_is_read_at_its_seat():
-    frame, truth = _kiosk_table()
+@pytest.fixture(scope="module")
+def kiosk():
+    return _kiosk_table()
+
+
+def test_a_kiosk_board_a_sleeve_hides_from_the_finder_is_read_at_its_seat(kiosk):
+    frame, truth = kiosk
     aid = aided_regions(frame, LAYOUT, 4)
     assert aid.quality.used == 4 and not aid.quality.outliers
     assert [region.source for region in aid.boards] == ["seat"] * 4
@@ -244,3 +250,32 @@ def test_recognize_command_asks_for_players_with_markers(unfound, tmp_path, caps
     assert main(["recognize", "--markers", str(path)]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and "--markers needs --players" in captured.err
+
+
+def test_recognize_command_says_what_the_markers_said(kiosk, unfound, table, tmp_path, capsys):
+    said = []
+    for name, frame in (("kiosk", kiosk[0]), ("tagged", unfound[0]), ("plain", table[0])):
+        path = tmp_path / f"{name}.png"
+        cv2.imwrite(str(path), frame)
+        assert main(["recognize", "--players", "4", "--markers", str(path)]) == 0
+        said.append(capsys.readouterr().out.strip().splitlines()[-1].strip())
+    assert said[0].startswith("markers: 4 of 4 table markers, 0.")
+    assert said[1] == ("markers: no table plane (0 of 4 table markers seen; at least 3 are needed); "
+                       "board tags of seats 0")
+    assert said[2] == "markers: none of the kit's markers seen"
+
+
+def test_the_overlay_shows_the_markers_and_the_seats_they_place(kiosk):
+    frame, _ = kiosk
+    aid = aided_regions(frame, LAYOUT, 4)
+    marked = overlay(frame, analyse(frame, 4, aid))
+    plain = overlay(frame, analyse(frame, 4))
+    inked = np.any(marked != plain, axis=2)
+    for marker in aid.markers:
+        x, y = np.round(marker.corners[0]).astype(int)
+        assert inked[y - 3:y + 4, x - 3:x + 4].any()
+    for region in aid.boards:
+        x, y = np.round(region.quad.mean(axis=0)).astype(int)
+        assert not inked[y - 3:y + 4, x - 3:x + 4].any()
+        left = np.round(region.quad[[0, 3]].mean(axis=0)).astype(int)
+        assert inked[left[1] - 3:left[1] + 4, left[0] - 3:left[0] + 4].any()

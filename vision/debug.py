@@ -5,6 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from .aruco import Aid
 from .cells import PLACES
 from .color import UNKNOWN
 from .recognize import Recognition
@@ -14,6 +15,7 @@ _INK = {
     "blue": (200, 120, 20), "yellow": (0, 170, 255), "red": (40, 40, 230), "black": (30, 30, 30),
     "white": (255, 255, 255), "marker": (120, 40, 20), None: (160, 160, 160), UNKNOWN: (255, 0, 255),
 }
+_AID_INK = (0, 140, 255)  # the kit's markers and the places they give
 _LETTER = {"blue": "B", "yellow": "Y", "red": "R", "black": "K", "white": "W", "marker": "1",
            None: ".", UNKNOWN: "?"}
 
@@ -58,4 +60,21 @@ def overlay(frame: np.ndarray, rec: Recognition) -> np.ndarray:
         for point, value in zip(rec.center.tile_points, rec.center.values, strict=True):
             p = tuple(np.round(point).astype(int))
             cv2.drawMarker(out, p, _INK[value], cv2.MARKER_TILTED_CROSS, round(14 * unit), thick)
+    if rec.aid is not None:
+        _draw_aid(out, rec.aid, unit, thick)
     return out
+
+
+def _draw_aid(out: np.ndarray, aid: Aid, unit: float, thick: int) -> None:
+    """The kit's markers seen (each outlined, with its id) and where they place each seat's
+    board (by its tags, or by the seat's place in the layout)."""
+    font = cv2.FONT_HERSHEY_SIMPLEX
+    for marker in aid.markers:
+        cv2.polylines(out, [np.round(marker.corners).astype(np.int32)], True, _AID_INK, thick, cv2.LINE_AA)
+        at = tuple(np.round(marker.corners[0]).astype(int))
+        cv2.putText(out, str(marker.id), at, font, 0.6 * unit, _AID_INK, thick, cv2.LINE_AA)
+    for region in aid.boards:
+        cv2.polylines(out, [np.round(region.quad).astype(np.int32)], True, _AID_INK, 1, cv2.LINE_AA)
+        x, y = np.round(region.quad[3]).astype(int)
+        cv2.putText(out, f"seat {region.seat} ({region.source})", (int(x), int(y - round(6 * unit))), font,
+                    0.45 * unit, _AID_INK, 1, cv2.LINE_AA)

@@ -58,6 +58,7 @@ class Recognition:
     boards: list[tuple[BoardFind, BoardReading]] = field(default_factory=list)
     factories: list[FactoryReading] = field(default_factory=list)
     center: CenterReading | None = None
+    aid: Aid | None = None  # what the kit's markers said, when the frame was read with them
 
 
 def recognize(frame_bgr: np.ndarray, players: int | None = None, aid: Aid | None = None) -> dict:
@@ -146,7 +147,7 @@ def analyse(frame_bgr: np.ndarray, players: int | None = None, aid: Aid | None =
         "factories": [f.as_json() for f in factories],
         "center": center.as_json() if center is not None else {"tiles": {}, "marker": False, "unknown": 0},
     }
-    return Recognition(observation, readings, factories, center)
+    return Recognition(observation, readings, factories, center, aid)
 
 
 def _read_or_rival(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,

@@ -7,6 +7,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from companion.i18n import _
 
@@ -64,12 +65,30 @@ def run(args: argparse.Namespace) -> int:
             print(json.dumps(rec.observation), flush=True)
         else:
             print(summary(path, rec.observation), flush=True)
+            if args.markers:
+                print("  " + markers_said(aid), flush=True)
         if args.debug_dir is not None:
             out = args.debug_dir / f"{path.stem}.overlay.png"
             if not cv2.imwrite(str(out), overlay(frame, rec)):
                 print(_("{path}: cannot write {out}").format(path=path, out=out), file=sys.stderr)
                 status = 2
     return status
+
+
+def markers_said(aid: Any) -> str:
+    """What the kit's markers in an image said (a vision.aruco.Aid, or None for none seen)."""
+    if aid is None:
+        return _("markers: none of the kit's markers seen")
+    q = aid.quality
+    if aid.table_h is None:
+        text = _("markers: no table plane ({problem})").format(problem=q.problem)
+    else:
+        text = _("markers: {used} of {expected} table markers, {mm:.1f} mm off the layout").format(
+            used=q.used, expected=q.expected, mm=q.rms_mm)
+    tagged = [str(region.seat) for region in aid.boards if region.source == "tags"]
+    if tagged:
+        text += "; " + _("board tags of seats {seats}").format(seats=", ".join(tagged))
+    return text
 
 
 _LETTERS = {None: ".", "unknown": "?", "marker": "1", "blue": "B", "yellow": "Y", "red": "R",
