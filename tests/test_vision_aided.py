@@ -11,6 +11,7 @@ import pytest
 
 from companion.cli import main
 from companion.commands.run import azul_reader
+from tests.test_vision_boards import _sleeve_along
 from vision.aruco import (
     Aid,
     BoardRegion,
@@ -174,20 +175,6 @@ def _kiosk_table() -> tuple[np.ndarray, dict]:
     return _laid(frame, to_img, list(LAYOUT.table)), truth
 
 
-def _sleeve(frame: np.ndarray, through: np.ndarray, along: tuple[float, float],
-            px_per_mm: float) -> np.ndarray:
-    """The frame with a navy sleeve 90 mm wide laid through image point `through`."""
-    d = np.array(along) / np.hypot(*along)
-    n = np.array([-d[1], d[0]])
-    half, reach = 45 * px_per_mm, 400 * px_per_mm
-    poly = np.array([through - d * reach - n * half, through + d * reach - n * half,
-                     through + d * reach + n * half, through - d * reach + n * half])
-    mask = np.zeros(frame.shape[:2], np.float32)
-    cv2.fillConvexPoly(mask, np.round(poly).astype(np.int32), 1.0)
-    mask = cv2.GaussianBlur(mask, (0, 0), 2)[..., None]
-    return (frame * (1 - mask) + np.array((70, 40, 30), np.float32) * mask).astype(np.uint8)
-
-
 @pytest.fixture(scope="module")
 def kiosk():
     return _kiosk_table()
@@ -201,8 +188,8 @@ def test_a_kiosk_board_a_sleeve_hides_from_the_finder_is_read_at_its_seat(kiosk)
     # In plain view every board is found without the markers: they change nothing.
     assert recognize(frame, 4, aid) == recognize(frame, 4)
     expected = truth["boards"][0]
-    px_per_mm = truth["geometry"]["camera"]["px_per_mm"]
-    covered = _sleeve(frame, np.array(expected["center"]), (0.5, 1.0), px_per_mm)
+    navy, px_per_mm = (70, 40, 30), truth["geometry"]["camera"]["px_per_mm"]
+    covered = _sleeve_along(frame, np.array(expected["center"]), np.array((0.5, 1.0)), px_per_mm, navy)
     assert not _near(recognize(covered, 4), expected)
     aided = recognize(covered, 4, aided_regions(covered, LAYOUT, 4))
     [found] = _near(aided, expected, within=20)
