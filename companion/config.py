@@ -163,7 +163,8 @@ class GameConfig:
 @dataclass(frozen=True)
 class VisionConfig:
     # The table carries the kit's ArUco markers (`azul-companion kit`, docs/aruco-kit.md):
-    # boards are also looked for where they say. Only an aid: the default needs none.
+    # Azul's boards are also looked for where they say (Azul Kids reads without them).
+    # Only an aid: the default needs none.
     markers: bool = _setting(False)
 
 
