@@ -1,5 +1,6 @@
 """The recogniser aided by the kit's ArUco markers (vision.aruco): boards read where the
-markers place them, on benchmark frames with a board's tags laid beside it."""
+markers place them, on benchmark frames with a board's tags laid beside it and on a
+kiosk's table drawn with the layout's table markers; the command and the overlay."""
 
 from __future__ import annotations
 
