@@ -1165,13 +1165,13 @@ def read_registered(frame: np.ndarray, board: BoardFind, rough: WhiteBalance,
                 dataclasses.replace(again, occluded=True))
     reading = read_board(frame, board, rough, cream=cream)
     if reading.grid_in_place and (reading.side != "colored" or _print_clear(reading)):
-        if shows_print(reading) and _unread(reading):
+        if shows_print(reading) and places_unread(reading):
             # A grid that shows the print clearly may still lie off it towards a corner,
             # its places there unread: moved onto the print, it is taken if the print
             # shows clearly better and it reads more places (see _PRINT_BETTER).
             found = _moved_to_print(frame, board, rough, cream)
             if found is not None and _print_better(found[1], reading) \
-                    and _unread(found[1]) < _unread(reading):
+                    and places_unread(found[1]) < places_unread(reading):
                 return _read_moved(found)
         return board, reading
     # A grid off the print may have been rebuilt round a hand, which may hide much of the
@@ -1237,7 +1237,7 @@ def _frame_shown(frame: np.ndarray, board: BoardFind, rough: WhiteBalance) -> bo
     return not frame_covered(board, blue_mask(rough.apply_u8(small)), scale)
 
 
-def _unread(reading: BoardReading) -> int:
+def places_unread(reading: BoardReading) -> int:
     """How many of a board's places are read as unknown."""
     return sum(r.value == UNKNOWN for r in reading.places.values())
 

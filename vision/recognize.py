@@ -36,6 +36,7 @@ from .cells import (
     SIDE_SURE,
     BoardReading,
     fits_grey_wall,
+    places_unread,
     read_at_bonus_turn,
     read_board,
     read_floor_by_print,
@@ -376,7 +377,7 @@ def _rebalanced(frame: np.ndarray, readings: list[tuple[BoardFind, BoardReading]
         grey = not far and darker > _GREY_DARKER_MOST and _grey_unplaced(reading) \
             and in_proportion(board.quad, frame.shape[1], frame.shape[0], within=_SQUARE_WITHIN)
         unread = not far and darker > _UNREAD_DARKER_MOST and reading.grid_in_place \
-            and _places_read(reading) < len(reading.places)
+            and places_unread(reading) > 0
         if far or grey or unread:
             again = read_registered(frame, board, rough, cream=table)
             if again is None:
@@ -396,11 +397,7 @@ def _reads_more(again: BoardReading, reading: BoardReading) -> bool:
     """Whether a board read again reads at least _READS_MORE places more than it did,
     in place and on the same side."""
     return again.grid_in_place and again.side == reading.side \
-        and _places_read(again) >= _places_read(reading) + _READS_MORE
-
-
-def _places_read(reading: BoardReading) -> int:
-    return sum(r.value != UNKNOWN for r in reading.places.values())
+        and places_unread(again) <= places_unread(reading) - _READS_MORE
 
 
 def _grey_unplaced(reading: BoardReading) -> bool:
