@@ -1,6 +1,7 @@
 """Recogniser accuracy and speed on synthetic frames with known truth.
 
     ./dev run python benchmarks/bench_vision.py [--frames 500] [--seed 1] [--cache DIR] [--json] [--passes 3]
+        [--looks]
 
 Frames come from vision.synth (every condition it supports: tilt 0-45 degrees, roll,
 light colour and falloff, glare, blur, noise, JPEG, wood/white tables, clutter, hands;
@@ -30,6 +31,10 @@ light colour and falloff, glare, blur, noise, JPEG, wood/white tables, clutter, 
   its latency is its fastest: a virtual machine's core is shared with others' work at the
   host, which slows what runs on it for seconds to minutes at a time (see
   BENCHMARKS.md, session 41). The first pass's median is given beside it.
+`--looks` reads the same frames as another camera's processing renders them (saturation
+and tone curve each 0.8-1.25, sharpening on two in three: vision.synth
+Conditions.with_camera_look), to show how far the figures hang on the measured photos'
+look (BENCHMARKS.md, session 73).
 `--failures FILE` writes one JSON line per board and per disc not read exactly (frame,
 conditions, what was wrong) for per-failure debugging (vision/debug.py draws the overlays).
 Targets (issue 3): per-cell >= 99.5%, confidently wrong <= 0.1%, boards exact >= 98%,
@@ -221,10 +226,12 @@ def _timed(frame: np.ndarray) -> tuple[dict, float]:
     return obs, (time.process_time() - t0) * 1000
 
 
-def load_or_render(i: int, seed: int, cache: Path | None) -> tuple[np.ndarray, dict, Conditions]:
-    content, cond, rng = mixed_table(seed, i)
+def load_or_render(i: int, seed: int, cache: Path | None,
+                   looks: bool = False) -> tuple[np.ndarray, dict, Conditions]:
+    content, cond, rng = mixed_table(seed, i, looks)
     if cache is not None:
-        img_path, truth_path = cache / f"{seed}_{i:04d}.png", cache / f"{seed}_{i:04d}.json"
+        name = f"{seed}_{i:04d}" + ("_look" if looks else "")
+        img_path, truth_path = cache / f"{name}.png", cache / f"{name}.json"
         if img_path.exists() and truth_path.exists():
             truth = json.loads(truth_path.read_text())
             if all("middle_hidden" in f for f in truth["geometry"]["factories"]):
@@ -247,6 +254,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--verbose", action="store_true", help="one line per frame")
     parser.add_argument("--failures", type=Path,
                         help="write the boards and discs not read exactly here (JSON lines)")
+    parser.add_argument("--looks", action="store_true",
+                        help="the same frames through other cameras' processing "
+                             "(saturation, tone, sharpening)")
     parser.add_argument("--passes", type=int, default=3,
                         help="times each latency frame is timed, its fastest kept (1: once, in the run)")
     args = parser.parse_args(argv)
@@ -265,7 +275,7 @@ def _run(args: argparse.Namespace, cache: Path | None) -> int:
     latency: dict[str, dict[int, list[float]]] = {"1920x1080 4p": {}, "4000x3000": {}}
     failure_log = args.failures.open("w") if args.failures else None
     for i in range(args.frames):
-        frame, truth, cond = load_or_render(i, args.seed, cache)
+        frame, truth, cond = load_or_render(i, args.seed, cache, args.looks)
         obs, dt = _timed(frame)
         kind = _latency_kind(frame, truth)
         if kind is not None:
@@ -283,6 +293,8 @@ def _run(args: argparse.Namespace, cache: Path | None) -> int:
         if failure_log is not None:
             seen = {"tilt": round(cond.tilt_deg, 1), "hand": cond.hand, "mats": cond.mats,
                     "glare": round(cond.glare, 2), "size": f"{frame.shape[1]}x{frame.shape[0]}"}
+            if args.looks:
+                seen["look"] = [round(cond.saturation, 2), round(cond.tone, 2), round(cond.sharpen, 2)]
             for failure in failures:
                 line = {"frame": i, "seed": args.seed, **failure, "conditions": seen}
                 failure_log.write(json.dumps(line) + "\n")
@@ -299,7 +311,7 @@ def _run(args: argparse.Namespace, cache: Path | None) -> int:
     for _ in range(args.passes - 1):
         for frames in latency.values():
             for i, times in frames.items():
-                times.append(_timed(load_or_render(i, args.seed, cache)[0])[1])
+                times.append(_timed(load_or_render(i, args.seed, cache, args.looks)[0])[1])
     fastest, first = latency_medians(latency)
 
     def rate(a: str, b: str) -> float:

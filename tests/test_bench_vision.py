@@ -8,6 +8,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from vision.synth import BoardContent, TableContent
@@ -140,6 +141,17 @@ def test_a_cache_drawn_before_discs_told_their_middle_hidden_is_drawn_again(tmp_
     again, truth_again, _ = bench.load_or_render(0, 5, tmp_path)
     assert truth_again == truth and (again == frame).all()
     assert "middle_hidden" in (tmp_path / "5_0000.json").read_text()
+
+
+def test_frames_seen_through_other_cameras_looks_are_kept_beside_the_plain_ones(tmp_path):
+    frame, truth, cond = bench.load_or_render(0, 5, tmp_path)
+    looked, truth_looked, cond_looked = bench.load_or_render(0, 5, tmp_path, looks=True)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["5_0000.json", "5_0000.png",
+                                                           "5_0000_look.json", "5_0000_look.png"]
+    assert truth_looked == truth and cond_looked != cond
+    assert np.abs(looked.astype(int) - frame).mean() > 2
+    again, _, _ = bench.load_or_render(0, 5, tmp_path)
+    assert (again == frame).all()
 
 
 def test_a_frames_latency_is_its_fastest_pass_and_the_first_pass_is_given_beside_it():

@@ -17,12 +17,14 @@ from vision.synth import (
     Conditions,
     Layout,
     TableContent,
+    mixed_table,
     printed_color,
     random_content,
     render_table,
 )
 from vision.synth.designs import TILE_MEDIAN_RGB
 from vision.synth.factory import DISC_RADIUS_MM
+from vision.synth.photo import camera_look
 from vision.synth.truth import MIDDLE_RADIUS_MM, quarter_turns
 
 EMPTY = BoardContent()
@@ -337,11 +339,54 @@ def test_zooming_in_leaves_out_of_frame_places_unknown() -> None:
         (lambda: TableContent(boards=[EMPTY, EMPTY], factories=[[]] * 6), "5, 7 or 9 factories"),
         (lambda: Conditions(tilt_deg=60), "tilt 60"),
         (lambda: Conditions(table="glass"), "table 'glass'"),
+        (lambda: Conditions(saturation=0.3), "saturation 0.3"),
+        (lambda: Conditions(tone=2.5), "tone 2.5"),
     ],
 )
 def test_bad_scene_descriptions_are_refused_with_a_clear_message(make, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         make()
+
+
+def _chroma(bgr: np.ndarray) -> float:
+    lab = cv2.cvtColor(np.float32(bgr).reshape(-1, 1, 3) / 255, cv2.COLOR_BGR2Lab).reshape(-1, 3)
+    return float(np.hypot(lab[:, 1], lab[:, 2]).mean())
+
+
+def test_a_camera_look_does_what_each_of_its_settings_names() -> None:
+    patches = np.zeros((40, 120, 3), np.uint8)
+    patches[:, :40] = (171, 134, 29)  # a blue tile, BGR
+    patches[:, 40:80] = (128, 128, 128)
+    patches[:, 80:] = (255, 255, 255)
+    vivid = camera_look(patches, 1.25, 1.0, 0.0)
+    assert _chroma(vivid[:, :40]) > 1.1 * _chroma(patches[:, :40])
+    assert np.array_equal(vivid[:, 40:], patches[:, 40:])  # no colour, nothing to scale
+    dark = camera_look(patches, 1.0, 1.25, 0.0)
+    assert dark[0, 60, 0] == round(255 * (128 / 255) ** 1.25)
+    assert dark[0, 100, 0] == 255
+    step = np.zeros((40, 40, 3), np.uint8)
+    step[:, 20:] = 200
+    sharp = camera_look(step, 1.0, 1.0, 1.0)
+    assert sharp[20, 21, 0] > 200 and sharp[20, 18, 0] == 0  # an overshoot past the edge, clipped at black
+    assert sharp[20, 35, 0] == 200  # flat away from it
+    assert np.array_equal(camera_look(patches, 1.0, 1.0, 0.0), patches)
+
+
+def test_a_frame_seen_through_another_cameras_look_is_the_same_scene() -> None:
+    content, cond, rng = mixed_table(7, 5)
+    content_look, cond_look, rng_look = mixed_table(7, 5, looks=True)
+    assert content_look == content
+    assert replace(cond_look, saturation=1.0, tone=1.0, sharpen=0.0) == cond
+    assert (cond_look.saturation, cond_look.tone, cond_look.sharpen) != (1.0, 1.0, 0.0)
+    assert mixed_table(7, 5, looks=True)[1] == cond_look
+    looks = [mixed_table(7, i, looks=True)[1] for i in range(60)]
+    assert all(0.8 <= c.saturation <= 1.25 and 0.8 <= c.tone <= 1.25 for c in looks)
+    assert 10 <= sum(c.sharpen == 0 for c in looks) <= 30
+    frame, truth = render_table(content, replace(cond, width=480, height=270, jpeg_quality=None), rng)
+    frame_look, truth_look = render_table(content_look, replace(cond_look, width=480, height=270,
+                                                                jpeg_quality=None), rng_look)
+    assert truth_look == truth
+    assert np.abs(frame_look.astype(int) - frame).mean() > 2
 
 
 def test_layout_and_content_must_agree() -> None:

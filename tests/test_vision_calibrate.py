@@ -29,6 +29,23 @@ def test_bad_arguments_are_named_and_write_nothing(argv, named, capsys):
     assert not calibrate.OUT.with_suffix(".json.part").exists()
 
 
+def test_frames_through_other_cameras_looks_are_measured_when_asked(monkeypatch, tmp_path):
+    monkeypatch.setattr(calibrate, "OUT", tmp_path / "prototypes.json")
+    asked = []
+
+    def collect(frames, seed, cache=None, looks=False):
+        asked.append((seed, list(frames), looks))
+        return {}, {"center": ([np.zeros(FEATURE_COLUMNS)] * 4, [None, "red", None, "red"])}
+
+    monkeypatch.setattr(calibrate, "collect", collect)
+    assert calibrate.main(["--set", "1000:0:2", "--looks", "--kinds", "center"]) == 0
+    assert asked == [(1000, [0, 1], True)]
+    frame, truth = calibrate._frame(3, 1000, tmp_path, looks=True)
+    assert sorted(p.name for p in tmp_path.glob("1000_*")) == ["1000_0003_look.json", "1000_0003_look.png"]
+    plain, plain_truth = calibrate._frame(3, 1000, None)
+    assert plain_truth == truth and np.abs(plain.astype(int) - frame).mean() > 2
+
+
 def test_hidden_tiles_are_told_from_the_colours_seen_where_the_truth_allows():
     # Of red, red, blue, white with red, blue, white seen, one red is hidden: which one
     # the truth cannot say. With black hidden among four colours, only black is.
@@ -81,7 +98,7 @@ def test_only_the_kinds_asked_for_are_fitted_again(monkeypatch, tmp_path):
     x = rng.normal(size=(40, 3))
     labels = ["red" if v > 0 else None for v in x[:, 0]]
     rows = {"center": ([*x], labels), "open": ([*x], labels)}
-    monkeypatch.setattr(calibrate, "collect", lambda frames, seed, cache=None: ({}, rows))
+    monkeypatch.setattr(calibrate, "collect", lambda frames, seed, cache=None, looks=False: ({}, rows))
     assert calibrate.main(["--set", "1000:0:1", "--kinds", "center"]) == 0
     places = json.loads(out.read_text())["places"]
     assert places["open"] == {"kept": True}
@@ -95,7 +112,8 @@ def _board_rows_measured(monkeypatch, tmp_path, kind: str, seed: int) -> tuple[P
     monkeypatch.setattr(calibrate, "OUT", out)
     x = np.random.default_rng(seed).normal(size=(60, FEATURE_COLUMNS))
     labels = [HIDDEN if v > 1 else "red" if v > 0 else None for v in x[:, -1]]
-    monkeypatch.setattr(calibrate, "collect", lambda frames, seed, cache=None: ({}, {kind: ([*x], labels)}))
+    monkeypatch.setattr(calibrate, "collect",
+                        lambda frames, seed, cache=None, looks=False: ({}, {kind: ([*x], labels)}))
     return out, x
 
 
@@ -146,7 +164,7 @@ def test_rows_saved_give_the_same_models_as_the_frames_they_were_measured_on(mon
     out = tmp_path / "prototypes.json"
     monkeypatch.setattr(calibrate, "OUT", out)
     hists, rows = _measured(np.random.default_rng(1))
-    monkeypatch.setattr(calibrate, "collect", lambda frames, seed, cache=None: (hists, rows))
+    monkeypatch.setattr(calibrate, "collect", lambda frames, seed, cache=None, looks=False: (hists, rows))
     saved = tmp_path / "rows.npz"
     assert calibrate.main(["--set", "1000:0:1", "--mixes", "--save-rows", str(saved)]) == 0
     from_frames = out.read_text()
@@ -167,7 +185,7 @@ def test_rows_kept_from_measurements_apart_fit_as_one_measurement_of_them_all(mo
     monkeypatch.setattr(calibrate, "OUT", out)
     first, second = _measured(np.random.default_rng(1)), _measured(np.random.default_rng(2))
     measured = iter([first, second])
-    monkeypatch.setattr(calibrate, "collect", lambda frames, seed, cache=None: next(measured))
+    monkeypatch.setattr(calibrate, "collect", lambda frames, seed, cache=None, looks=False: next(measured))
     assert calibrate.main(["--set", "1000:0:1", "--set", "1000:1:1", "--mixes"]) == 0
     from_frames = out.read_text()
 
@@ -249,7 +267,7 @@ def test_rows_that_cannot_be_written_are_named_and_the_models_kept(monkeypatch, 
     out = tmp_path / "prototypes.json"
     monkeypatch.setattr(calibrate, "OUT", out)
     hists, rows = _measured(np.random.default_rng(2))
-    monkeypatch.setattr(calibrate, "collect", lambda frames, seed, cache=None: (hists, rows))
+    monkeypatch.setattr(calibrate, "collect", lambda frames, seed, cache=None, looks=False: (hists, rows))
 
     def disk_full(*_args, **_kwargs):
         raise OSError(28, "No space left on device")

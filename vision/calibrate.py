@@ -1,7 +1,7 @@
 """Measure, on frames with known truth, what each kind of place looks like.
 
     ./dev run python -m vision.calibrate [--set SEED:FIRST:COUNT ...] [--cache DIR] [--mixes] [--jobs N]
-        [--kinds KIND ...] [--save-rows FILE | --rows FILE ...]
+        [--looks] [--kinds KIND ...] [--save-rows FILE | --rows FILE ...]
 
 Writes vision/prototypes.json: the place models that vision.cells reads places with
 (a small network per kind of place over the features of vision.cells, with a class
@@ -38,7 +38,10 @@ Reading the frames is most of the time (the set above: 21 minutes on two cores; 
 of the boards' models from what they measured, under 4). `--save-rows FILE` keeps what
 the frames measured, and `--rows FILE` fits from it instead of reading frames again, to
 try fits (or --kinds) on the same measurements; given more than once, from the files'
-rows joined, as one measurement of all their frames would give them.
+rows joined, as one measurement of all their frames would give them. `--looks` reads
+the frames as other cameras' processing renders them (`bench_vision.py --looks`): rows the
+models need to learn more looks than the measured photos' (BENCHMARKS.md, session 73; the
+shipped models learned that one alone).
 """
 
 from __future__ import annotations
@@ -88,15 +91,16 @@ def _truth_places(board: dict) -> list:
     return values + list(board["floor"]) + [v for row in board["wall"] for v in row]
 
 
-def _frame(i: int, seed: int, cache: Path | None) -> tuple[np.ndarray, dict]:
+def _frame(i: int, seed: int, cache: Path | None, looks: bool = False) -> tuple[np.ndarray, dict]:
     from .synth import mixed_table, render_table  # noqa: PLC0415 (calibration only)
 
     if cache is not None:
-        img, txt = cache / f"{seed}_{i:04d}.png", cache / f"{seed}_{i:04d}.json"
+        name = f"{seed}_{i:04d}" + ("_look" if looks else "")
+        img, txt = cache / f"{name}.png", cache / f"{name}.json"
         if img.exists() and txt.exists():
             return cv2.imread(str(img)), json.loads(txt.read_text())
     # The same frames as benchmarks/bench_vision.py draws for (seed, i), so either's cache serves both.
-    content, cond, rng = mixed_table(seed, i)
+    content, cond, rng = mixed_table(seed, i, looks)
     frame, truth = render_table(content, cond, rng)
     if cache is not None:
         cache.mkdir(parents=True, exist_ok=True)
@@ -105,12 +109,13 @@ def _frame(i: int, seed: int, cache: Path | None) -> tuple[np.ndarray, dict]:
     return frame, truth
 
 
-def collect(frames: range, seed: int, cache: Path | None = None) -> tuple[dict, dict]:
-    """Word mixes by label, and (features, label) rows by place kind, of every place seen."""
+def collect(frames: range, seed: int, cache: Path | None = None, looks: bool = False) -> tuple[dict, dict]:
+    """Word mixes by label, and (features, label) rows by place kind, of every place seen
+    (with `looks`, in the frames as other cameras' processing renders them)."""
     hists: dict[str, list[np.ndarray]] = {}
     rows: dict[str, tuple[list, list]] = {}
     for i in frames:
-        frame, truth = _frame(i, seed, cache)
+        frame, truth = _frame(i, seed, cache, looks)
         rec = analyse(frame)
         px = truth["geometry"]["camera"]["px_per_mm"]
         rng = np.random.default_rng([seed, i])  # the same shifts whichever process reads the frame
@@ -330,6 +335,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="frames to measure on (repeatable; default 1000:0:200)")
     parser.add_argument("--cache", type=Path, help="keep rendered frames here and reuse them")
     parser.add_argument("--mixes", action="store_true", help="remake the colour-word mixes too")
+    parser.add_argument("--looks", action="store_true",
+                        help="the frames as other cameras' processing renders them (bench_vision.py --looks)")
     parser.add_argument("--jobs", type=int, default=1, help="frames read by this many processes at once")
     parser.add_argument("--kinds", nargs="+", metavar="KIND",
                         help="fit only these place models (e.g. center factory open), keeping the others")
@@ -381,7 +388,7 @@ def _measure(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tuple
         if seed in BENCHMARK_SEEDS:
             parser.error(f"--set {spec}: seed {seed} is one the benchmark judges the models on "
                          f"(seeds {', '.join(map(str, sorted(BENCHMARK_SEEDS)))})")
-        chunks += [(range(a, min(a + _CHUNK, first + count)), seed, args.cache)
+        chunks += [(range(a, min(a + _CHUNK, first + count)), seed, args.cache, args.looks)
                    for a in range(first, first + count, _CHUNK)]
     if args.jobs > 1:
         with multiprocessing.Pool(args.jobs) as pool:

@@ -1,12 +1,13 @@
 """How the table is photographed: camera, light, optics, clutter, hands.
 
-`Conditions.random(rng)` spans every condition the renderer supports;
+`Conditions.random(rng)` spans every condition the renderer supports in the look of
+the measured photos; `with_camera_look(rng)` adds another camera's processing to any;
 `Conditions.neutral()` is a clean straight-down shot for colour checks.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
@@ -45,6 +46,11 @@ class Conditions:
     defocus_px: float = 0.0  # at 1920 px width
     noise: float = 0.0  # sensor noise sigma at mid grey, 0..255 units
     jpeg_quality: int | None = None  # None = no compression
+    # the camera's own processing before JPEG (a phone's or the Pi's ISP; 1, 1, 0 = the
+    # look of the measured photos, which every other condition keeps)
+    saturation: float = 1.0  # chroma round each pixel's luma, as a factor
+    tone: float = 1.0  # power of the tone curve on 0..1 values: above 1 darkens the mid-tones
+    sharpen: float = 0.0  # unsharp mask's amount, its blur 1.5 px at 1920 px width
     # scene
     table: str = "white"  # "white" or "wood"
     cups: int = 0
@@ -68,6 +74,10 @@ class Conditions:
             raise ValueError(f"light elevation {self.light_elevation_deg} is outside 5..90 degrees")
         if self.jpeg_quality is not None and not 1 <= self.jpeg_quality <= 100:
             raise ValueError(f"JPEG quality {self.jpeg_quality} is outside 1..100")
+        if not 0.5 <= self.saturation <= 2:
+            raise ValueError(f"saturation {self.saturation} is outside 0.5..2")
+        if not 0.5 <= self.tone <= 2:
+            raise ValueError(f"tone {self.tone} is outside 0.5..2")
         if self.table not in ("white", "wood"):
             raise ValueError(f"table {self.table!r} is not 'white' or 'wood'")
         for f in fields(self):
@@ -84,6 +94,14 @@ class Conditions:
     def neutral(width: int = 1920, height: int = 1080) -> Conditions:
         """Straight down, even neutral light, no blur, noise, glare or clutter."""
         return Conditions(width=width, height=height, shadow=0.35)
+
+    def with_camera_look(self, rng: np.random.Generator) -> Conditions:
+        """These conditions seen through another camera's processing: saturation and tone
+        each 0.8-1.25 (as wide as phones and the Pi's tuning differ), sharpened on two in
+        three frames (amount 0.2-1.5)."""
+        return replace(self, saturation=float(np.exp(rng.uniform(np.log(0.8), np.log(1.25)))),
+                       tone=float(np.exp(rng.uniform(np.log(0.8), np.log(1.25)))),
+                       sharpen=float(rng.uniform(0.2, 1.5)) if rng.uniform() < 2 / 3 else 0.0)
 
     @staticmethod
     def random(rng: np.random.Generator, width: int | None = None, height: int | None = None) -> Conditions:

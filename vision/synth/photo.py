@@ -1,5 +1,6 @@
 """What the camera adds on top of the scene: light colour and falloff, vignetting,
-blur, sensor noise and JPEG compression."""
+blur, sensor noise, its own processing (saturation, tone curve, sharpening) and JPEG
+compression."""
 
 from __future__ import annotations
 
@@ -212,6 +213,29 @@ def finish(frame: np.ndarray, jpeg_quality: int | None) -> np.ndarray:
     return _jpeg(out, jpeg_quality)
 
 
+# Luma weights (B, G, R): saturation scales each pixel's colour round its luma.
+_LUMA_BGR = np.array([0.114, 0.587, 0.299], np.float32)
+
+
+def camera_look(image: np.ndarray, saturation: float, tone: float, sharpen: float,
+                size_scale: float = 1.0) -> np.ndarray:
+    """An 8-bit frame as another camera's processing renders it: its chroma scaled by
+    `saturation`, its 0..1 values raised to `tone`, then sharpened by an unsharp mask of
+    amount `sharpen` (blur 1.5 px at 1920 px width, times `size_scale`). (1, 1, 0): the
+    frame itself."""
+    out = image
+    if saturation != 1.0:
+        mix = saturation * np.eye(3, dtype=np.float32) + (1 - saturation) * _LUMA_BGR[None, :]
+        out = cv2.transform(out, mix)
+    if tone != 1.0:
+        curve = np.clip(255 * (np.arange(256) / 255) ** tone + 0.5, 0, 255).astype(np.uint8)
+        out = cv2.LUT(out, curve)
+    if sharpen > 0:
+        soft = cv2.GaussianBlur(out, (0, 0), 1.5 * size_scale)
+        out = cv2.addWeighted(out, 1 + sharpen, soft, -sharpen, 0)
+    return out
+
+
 def develop(
     frame: np.ndarray,
     field: np.ndarray,
@@ -223,9 +247,12 @@ def develop(
     noise: float,
     rng: np.random.Generator,
     jpeg_quality: int | None,
+    look: tuple[float, float, float] = (1.0, 1.0, 0.0),
 ) -> np.ndarray:
     """apply_light, blur, sensor_noise and finish, in that order and with the same
-    result, but in fewer passes over the frame (the frame is used up)."""
+    result, but in fewer passes over the frame (the frame is used up); `look`: the
+    camera's processing before JPEG (camera_look's saturation, tone and sharpening, the
+    last's blur at the frame's own scale)."""
     h, w = frame.shape[:2]
     light = None
     if defocus_px > 0.3 or motion_px > 0.5:
@@ -235,6 +262,8 @@ def develop(
         light = (_light_full(field, h, w), _gain4(gain))
     out = np.empty(frame.shape, np.uint8)
     _add_noise_and_quantise(frame, noise, rng, light=light, out=out)
+    if look != (1.0, 1.0, 0.0):
+        out = camera_look(out, *look, size_scale=w / 1920)
     return _jpeg(out, jpeg_quality)
 
 
@@ -246,4 +275,5 @@ def photograph(frame: np.ndarray, cam: Any, cond: Any, rng: np.random.Generator)
     size_scale = frame.shape[1] / 1920
     return develop(frame, field, colour_gain(cond.kelvin), defocus_px=cond.defocus_px * size_scale,
                    motion_px=cond.motion_blur_px * size_scale, motion_angle_deg=cond.motion_angle_deg,
-                   noise=cond.noise, rng=rng, jpeg_quality=cond.jpeg_quality)
+                   noise=cond.noise, rng=rng, jpeg_quality=cond.jpeg_quality,
+                   look=(cond.saturation, cond.tone, cond.sharpen))

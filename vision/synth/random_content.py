@@ -48,9 +48,12 @@ def random_content(
     return TableContent(boards=boards, factories=factories, center_tiles=center, center_marker=marker)
 
 
-def mixed_table(seed: int, i: int) -> tuple[TableContent, Conditions, np.random.Generator]:
+def mixed_table(seed: int, i: int,
+                looks: bool = False) -> tuple[TableContent, Conditions, np.random.Generator]:
     """Frame ``i`` of the vision benchmark's mix for ``seed``: its contents, its conditions and
-    the generator to render it with (so a benchmark and a calibration draw the same frames)."""
+    the generator to render it with (so a benchmark and a calibration draw the same frames).
+    With `looks`, the same frame seen through another camera's processing
+    (Conditions.with_camera_look, drawn apart so that nothing else changes)."""
     rng = np.random.default_rng([seed, i])
     players = int(rng.integers(2, 5))
     side = "grey" if rng.uniform() < 0.25 else "colored"
@@ -62,4 +65,6 @@ def mixed_table(seed: int, i: int) -> tuple[TableContent, Conditions, np.random.
         cond = Conditions.random(rng, 1920, 1080)
     else:
         cond = Conditions.random(rng)
+    if looks:
+        cond = cond.with_camera_look(np.random.default_rng([seed, i, 1]))
     return content, cond, rng
