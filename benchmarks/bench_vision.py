@@ -59,7 +59,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from vision.recognize import recognize
-from vision.synth import BoardContent, Conditions, TableContent, mixed_table, render_table
+from vision.synth import BoardContent, Conditions, TableContent, frame_name, mixed_table, render_table
 from vision.synth.tiles import TILE_MM
 from vision.synth.truth import HIDDEN_FRACTION, MIDDLE_RADIUS_MM, quarter_turns
 
@@ -230,7 +230,7 @@ def load_or_render(i: int, seed: int, cache: Path | None,
                    looks: bool = False) -> tuple[np.ndarray, dict, Conditions]:
     content, cond, rng = mixed_table(seed, i, looks)
     if cache is not None:
-        name = f"{seed}_{i:04d}" + ("_look" if looks else "")
+        name = frame_name(seed, i, looks)
         img_path, truth_path = cache / f"{name}.png", cache / f"{name}.json"
         if img_path.exists() and truth_path.exists():
             truth = json.loads(truth_path.read_text())

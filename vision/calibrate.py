@@ -92,10 +92,10 @@ def _truth_places(board: dict) -> list:
 
 
 def _frame(i: int, seed: int, cache: Path | None, looks: bool = False) -> tuple[np.ndarray, dict]:
-    from .synth import mixed_table, render_table  # noqa: PLC0415 (calibration only)
+    from .synth import frame_name, mixed_table, render_table  # noqa: PLC0415 (calibration only)
 
     if cache is not None:
-        name = f"{seed}_{i:04d}" + ("_look" if looks else "")
+        name = frame_name(seed, i, looks)
         img, txt = cache / f"{name}.png", cache / f"{name}.json"
         if img.exists() and txt.exists():
             return cv2.imread(str(img)), json.loads(txt.read_text())

@@ -9,7 +9,7 @@ factory disc and tile.
 
 from .conditions import Conditions
 from .layout import BoardPlacement, Layout
-from .random_content import mixed_table, random_board, random_content
+from .random_content import frame_name, mixed_table, random_board, random_content
 from .render import render_table
 from .scene import COLORS, MARKER, BoardContent, TableContent, printed_color
 
@@ -21,6 +21,7 @@ __all__ = [
     "Conditions",
     "Layout",
     "TableContent",
+    "frame_name",
     "mixed_table",
     "printed_color",
     "random_board",

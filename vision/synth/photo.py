@@ -262,9 +262,7 @@ def develop(
         light = (_light_full(field, h, w), _gain4(gain))
     out = np.empty(frame.shape, np.uint8)
     _add_noise_and_quantise(frame, noise, rng, light=light, out=out)
-    if look != (1.0, 1.0, 0.0):
-        out = camera_look(out, *look, size_scale=w / 1920)
-    return _jpeg(out, jpeg_quality)
+    return _jpeg(camera_look(out, *look, size_scale=w / 1920), jpeg_quality)
 
 
 def photograph(frame: np.ndarray, cam: Any, cond: Any, rng: np.random.Generator) -> np.ndarray:

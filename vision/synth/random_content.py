@@ -48,6 +48,11 @@ def random_content(
     return TableContent(boards=boards, factories=factories, center_tiles=center, center_marker=marker)
 
 
+def frame_name(seed: int, i: int, looks: bool = False) -> str:
+    """The name a cache keeps mixed_table's frame (seed, i) under, with `looks` or without."""
+    return f"{seed}_{i:04d}" + ("_look" if looks else "")
+
+
 def mixed_table(seed: int, i: int,
                 looks: bool = False) -> tuple[TableContent, Conditions, np.random.Generator]:
     """Frame ``i`` of the vision benchmark's mix for ``seed``: its contents, its conditions and
