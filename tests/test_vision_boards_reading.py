@@ -178,8 +178,8 @@ def test_wall_cells_under_a_sleeve_have_no_say_on_the_side(monkeypatch):
     # Ten wall cells show the coloured print; fifteen lie under a grey sleeve, which looks
     # like the grey side's cells but which the side models see as something over them.
     # The side is the one the cells in view show, and surely so.
-    def says(kind: str, features: np.ndarray, *, clear: bool = False,
-             settled: bool = False) -> tuple[list, np.ndarray]:
+    def says(kind: str, features: np.ndarray, *, clear: bool = False, settled: bool = False,
+             final: bool = False) -> tuple[list, np.ndarray]:
         if kind.startswith("wall:"):  # what is on the cell: the sleeve is no tile
             return [None, "red", HIDDEN], np.array([[0.9, 0.05, 0.05]] * len(features))
         classes = ["colored", "grey", HIDDEN]
@@ -330,36 +330,135 @@ def _read(values: dict[tuple, str | None], confidence: float = 0.9, *,
 def test_a_settled_read_gives_each_part_it_reads_more_of_than_the_read_before(monkeypatch):
     # Each pattern line, the floor and each wall cell is read whole: taken from the
     # settled read (see cells.SETTLED) only where it reads more of it than the first read.
-    # So a line is never made of two reads' places.
+    # So a line is never made of two reads' places. The places are read again where they
+    # were looked at: not looked at again.
     first = _read({("line", 2, 0): "yellow", ("wall", 0, 0): UNKNOWN, ("wall", 0, 1): "yellow",
                    ("line", 3, 0): UNKNOWN, ("floor", 0): "marker"}, 0.95)
+    first = dataclasses.replace(first, looks="looked")
     settled = _read({("line", 2, 0): UNKNOWN, ("line", 2, 1): "red", ("wall", 0, 0): "blue",
                      ("wall", 0, 1): UNKNOWN, ("line", 3, 0): "red", ("line", 3, 1): "red",
                      ("floor", 0): "marker", ("floor", 1): "black"}, 0.85)
     frame, rough, asked = np.zeros((4, 4, 3), np.uint8), WhiteBalance.identity(), []
     monkeypatch.setitem(cells.PLACE_MODELS, "settled:open", cells.PLACE_MODELS["open"])
-    monkeypatch.setattr(cells, "read_board", lambda *args, **kw: asked.append(kw) or settled)
+    monkeypatch.setattr(cells, "_read_looked", lambda *args, **kw: asked.append((args[3], kw)) or settled)
     read = cells.read_settled(frame, None, first, rough)
-    assert asked == [{"told": ("colored", 1.0), "settled": True}]
+    assert asked == [("looked", {"told": ("colored", 1.0), "settled": True, "final": False})]
     assert read.lines[2] == {"color": "yellow", "count": 1}  # the first read reads all of it
     assert read.lines[3] == {"color": "red", "count": 2}  # the settled read does
     assert read.wall[0][:2] == ["blue", "yellow"]
     assert read.floor[:2] == ["marker", None]  # as much of it: the first read's
     assert read.confidence == 0.85
+    # A part its choices left unread (cells.BoardReading.withheld) stays so.
+    kept = cells.read_settled(frame, None, dataclasses.replace(first, withheld=frozenset({"wall"})), rough)
+    assert kept.wall[0][:2] == [UNKNOWN, "yellow"] and kept.lines[3] == {"color": "red", "count": 2}
+    del asked[1:]
     # A board the first read wholly is not read again.
     whole = _read({("line", 2, 0): "yellow"})
     assert cells.read_settled(frame, None, whole, rough) is whole
     assert len(asked) == 1
     # Its grid failing its check read so, or a board not in place, it stays as it was.
-    monkeypatch.setattr(cells, "read_board", lambda *args, **kw: _read({}, in_place=False))
+    monkeypatch.setattr(cells, "_read_looked", lambda *args, **kw: _read({}, in_place=False))
     assert cells.read_settled(frame, None, first, rough) is first
     unplaced = _read({}, in_place=False)
     assert cells.read_settled(frame, None, unplaced, rough) is unplaced
     # With no settled models (a fit of every model makes none), it is not read again.
     for kind in [k for k in cells.PLACE_MODELS if k.startswith(cells.SETTLED)]:
         monkeypatch.delitem(cells.PLACE_MODELS, kind)
-    monkeypatch.setattr(cells, "read_board", lambda *args, **kw: settled)
+    monkeypatch.setattr(cells, "_read_looked", lambda *args, **kw: settled)
     assert cells.read_settled(frame, None, first, rough) is first
+
+
+def test_a_board_is_read_out_by_the_final_models_where_its_places_were_looked_at(monkeypatch):
+    # Its outline, turn, side and grid chosen, a board's places are read again where they
+    # were looked at, by the final models (see cells.FINAL), its grid not checked again
+    # (the final models have no say in it); then by the settled ones too where unread.
+    # Its confidence is the lesser of the two reads', and what the first saw over a place
+    # it still says.
+    first = _read({("wall", 0, 0): "blue", ("wall", 0, 1): UNKNOWN}, 0.95)
+    first = dataclasses.replace(first, looks="looked", occluded=True)
+    final = _read({("wall", 0, 0): "red", ("wall", 0, 1): UNKNOWN}, 0.85)
+    settled = _read({("wall", 0, 0): "red", ("wall", 0, 1): "yellow"}, 0.8)
+    frame, rough, asked = np.zeros((4, 4, 3), np.uint8), WhiteBalance.identity(), []
+
+    def read_looked(*args, **kw) -> cells.BoardReading:
+        asked.append((args[3], kw))
+        return settled if kw.get("settled") else dataclasses.replace(final, looks=args[3])
+
+    monkeypatch.setattr(cells, "_read_looked", read_looked)
+    monkeypatch.setitem(cells.PLACE_MODELS, "settled:open", cells.PLACE_MODELS["open"])
+    monkeypatch.setitem(cells.PLACE_MODELS, "final:open", cells.PLACE_MODELS["open"])
+    read = cells.read_final(frame, None, first, rough)
+    assert asked == [("looked", {"told": ("colored", 1.0), "final": True}),
+                     ("looked", {"told": ("colored", 1.0), "settled": True, "final": True})]
+    assert read.wall[0][:2] == ["red", "yellow"]
+    assert read.confidence == 0.8 and read.occluded
+    # A part its choices left unread (cells.BoardReading.withheld) stays so.
+    asked.clear()
+    read = cells.read_final(frame, None, dataclasses.replace(first, withheld=frozenset({"wall"})), rough)
+    assert len(asked) == 2 and read.wall[0][:2] == ["blue", UNKNOWN]
+    # A board not in place is not read out.
+    unplaced = _read({}, in_place=False)
+    assert cells.read_final(frame, None, unplaced, rough) is unplaced
+    # With no final models, its first read is read again by the settled models only.
+    for kind in [k for k in cells.PLACE_MODELS if k.startswith(cells.FINAL)]:
+        monkeypatch.delitem(cells.PLACE_MODELS, kind)
+    asked.clear()
+    read = cells.read_final(frame, None, first, rough)
+    assert asked == [("looked", {"told": ("colored", 1.0), "settled": True, "final": False})]
+    assert read.wall[0][:2] == ["blue", "yellow"]
+
+
+def test_a_final_model_that_cannot_stand_for_its_kinds_is_stale(tmp_path):
+    # Read out, a board's places are read by the final models in the place of their kind's
+    # (and the colour looks' second's): telling other classes, or reading other features,
+    # they cannot stand for them.
+    path = tmp_path / "prototypes.json"
+    places = {"open": _model([None, "red", HIDDEN], cells.FEATURE_COLUMNS),
+              "colour:open": _model([None, "red", HIDDEN], cells.COLOUR_COLUMNS)}
+    for kind, final, loaded in (
+            ("final:open", _model([None, "red", HIDDEN], cells.FEATURE_COLUMNS), True),
+            ("final:open", _model([None, "red"], cells.FEATURE_COLUMNS), False),
+            ("final:open", _model([None, "red", HIDDEN], cells.COLOUR_COLUMNS), False),
+            ("final:colour:open", _model([None, "red", HIDDEN], cells.COLOUR_COLUMNS), True),
+            ("final:colour:open", _model([None, "red", HIDDEN], cells.FEATURE_COLUMNS), False),
+            ("final:colour:open", _model(["red", HIDDEN], cells.COLOUR_COLUMNS), False)):
+        path.write_text(json.dumps({"places": {**places, kind: final}}))
+        assert (kind in cells._load_place_models(path)) is loaded
+        assert bool(cells._load_place_models(path)) is loaded  # stale: all set aside
+
+
+def test_a_place_read_out_is_read_by_its_kinds_models_and_their_final_ones(monkeypatch):
+    # Read out (see cells.FINAL), a place is read by each of its kind's models (the first,
+    # and the second over the colour looks) with its final one, averaged before the
+    # softmax (the final one's say cells._FINAL_SAY); the two then as ever. A model with
+    # no final one reads alone, and a board still being placed reads by its kind's only.
+    def model(reads: int, weights: list[float]) -> dict:
+        w = np.zeros((reads + 1, 2))
+        w[-2] = weights  # the last feature's weights
+        return {"classes": [None, "red"], "mean": np.zeros(reads), "scale": np.ones(reads), "layers": [w]}
+    colours = cells.COLOUR_COLUMNS
+    first, second = model(cells.FEATURE_COLUMNS, [0.0, 1.0]), model(colours, [0.0, 1.0])
+    final, final_second = model(cells.FEATURE_COLUMNS, [1.5, 0.0]), model(colours, [0.5, 0.0])
+    for kind, m in (("open", first), ("colour:open", second), ("final:open", final),
+                    ("final:colour:open", final_second)):
+        monkeypatch.setitem(cells.PLACE_MODELS, kind, m)
+    features = np.full((1, cells.FEATURE_COLUMNS), 2.0)
+
+    def by(*models: dict) -> np.ndarray:
+        """The models' probabilities, the last's logits with the final say."""
+        say = [1 - cells._FINAL_SAY, cells._FINAL_SAY] if len(models) == 2 else [1.0]
+        z = sum(w * (m["layers"][0][-2] * 2.0 + m["layers"][0][-1]) for w, m in zip(say, models, strict=True))
+        return np.exp(z) / np.exp(z).sum()
+    placing = cells.place_probabilities("open", features)[1]
+    assert placing[0] == pytest.approx((by(first) + by(second)) / 2)
+    read = cells.place_probabilities("open", features, final=True)[1]
+    assert read[0] == pytest.approx((by(first, final) + by(second, final_second)) / 2)
+    assert read[0, 0] > 0.5 > placing[0, 0]
+    monkeypatch.delitem(cells.PLACE_MODELS, "final:colour:open")
+    read = cells.place_probabilities("open", features, final=True)[1]
+    assert read[0] == pytest.approx((by(first, final) + by(second)) / 2)
+    monkeypatch.delitem(cells.PLACE_MODELS, "final:open")
+    assert cells.place_probabilities("open", features, final=True)[1] == pytest.approx(placing)
 
 
 def test_a_place_the_relief_alone_is_sure_of_is_read_only_as_surely_as_both_models_say(monkeypatch):
@@ -433,8 +532,8 @@ def test_a_place_half_under_a_glint_is_read_by_what_shows(monkeypatch):
     # A glint covers most of a tile's window; the rest still shows the tile, and the
     # place model (which reads the glare's share too) is sure of it: it is read. A window
     # wholly out of the frame says nothing.
-    def says(kind: str, features: np.ndarray, *, clear: bool = False,
-             settled: bool = False) -> tuple[list, np.ndarray]:
+    def says(kind: str, features: np.ndarray, *, clear: bool = False, settled: bool = False,
+             final: bool = False) -> tuple[list, np.ndarray]:
         return CLASSES, np.tile([0.01, 0.01, 0.01, 0.01, 0.01, 0.93, 0.01, 0.01], (len(features), 1))
 
     monkeypatch.setattr(cells, "place_probabilities", says)
@@ -456,8 +555,8 @@ def test_a_line_read_whole_less_surely_than_a_place_is_said_apart_from_what_is_r
              PLACES.index(("line", 1, 0)): _place(red=0.82, black=0.18)[1],
              PLACES.index(("line", 1, 1)): _place(red=0.7, none=0.3)[1]}
 
-    def says(kind: str, features: np.ndarray, *, clear: bool = False,
-             settled: bool = False) -> tuple[list, np.ndarray]:
+    def says(kind: str, features: np.ndarray, *, clear: bool = False, settled: bool = False,
+             final: bool = False) -> tuple[list, np.ndarray]:
         return CLASSES, np.array([looks.get(int(i), _place(none=0.99)[1]) for i in features[:, 0]])
 
     monkeypatch.setattr(cells, "place_probabilities", says)
@@ -511,8 +610,8 @@ def test_a_dark_place_most_of_whose_neighbours_are_dark_lies_under_a_sleeve():
 def test_a_place_something_plain_and_dark_covers_is_not_read_as_a_black_tile(monkeypatch):
     # The model is sure of a black tile at every place; at places the sleeve covers,
     # what it took for black is something over the place.
-    def says(kind: str, features: np.ndarray, *, clear: bool = False,
-             settled: bool = False) -> tuple[list, np.ndarray]:
+    def says(kind: str, features: np.ndarray, *, clear: bool = False, settled: bool = False,
+             final: bool = False) -> tuple[list, np.ndarray]:
         return CLASSES, np.tile([0.01, 0.93, 0.01, 0.01, 0.01, 0.01, 0.01, 0.01], (len(features), 1))
 
     monkeypatch.setattr(cells, "place_probabilities", says)

@@ -149,6 +149,23 @@ def test_a_settled_model_is_its_kind_fitted_on_the_rows_given_and_kept_apart(mon
     assert places["open"] == {"kept": True} and places["settled:open"] == fitted["open"]
 
 
+def test_a_final_pair_is_its_kinds_pair_fitted_on_the_rows_given_and_kept_apart(monkeypatch, tmp_path):
+    # Asked for, a board place's final models (cells.FINAL: the first, and its second over
+    # the colour looks) are fitted on the rows measured from the starts its kind's pair
+    # would take: the pair its kind would be, the kind's left as they were. Unasked, a fit
+    # of everything makes none.
+    out, _ = _board_rows_measured(monkeypatch, tmp_path, "wall:red", 4)
+    assert calibrate.main(["--set", "1000:0:1"]) == 0
+    fitted = json.loads(out.read_text())["places"]
+    assert set(fitted) == {"wall:red", "colour:wall:red"}
+    kept = {"wall:red": {"kept": True}, "colour:wall:red": {"kept": True}}
+    out.write_text(json.dumps({"words": [], "mixes": {}, "places": kept}))
+    assert calibrate.main(["--set", "1000:0:1", "--kinds", "final:wall:red", "final:colour:wall:red"]) == 0
+    places = json.loads(out.read_text())["places"]
+    assert places == {**kept, "final:wall:red": fitted["wall:red"],
+                      "final:colour:wall:red": fitted["colour:wall:red"]}
+
+
 def _no_frames(*_args, **_kwargs):
     raise AssertionError("no frame is read")
 

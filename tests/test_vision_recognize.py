@@ -447,6 +447,7 @@ def test_a_board_that_does_not_show_its_side_surely_is_said_to_show_the_others_s
         grid_in_place: bool
         wall: list
         places: dict = dataclasses.field(default_factory=dict)
+        withheld: frozenset = frozenset()
 
     read = [["blue", None, None, None, None]] + [[None] * 5] * 4
     unread = [[UNKNOWN] * 5] * 5
@@ -463,6 +464,7 @@ def test_a_board_that_does_not_show_its_side_surely_is_said_to_show_the_others_s
     assert told.side == "colored" and told.wall == unread
     assert told.places == {("wall", 0, 0): color.Reading(UNKNOWN, 0.0),
                            ("line", 0, 0): places[("line", 0, 0)]}
+    assert told.withheld == {"wall"}  # and not read again (cells.read_final)
     # A board sure of another side keeps it: sides differ, nothing is told.
     grey = (_Found("g"), Reading("grey", 1.0, True, read))
     assert _said_on_told_side([*sure, grey, (_Found("armed"), Reading("grey", 0.78, True, unread))])[2:] == \

@@ -32,7 +32,13 @@ set's rows and those of 3,550 more frames, `--set 5:0:1800 --set 6:0:1750`, and 
 the settled models (`--kinds settled:open settled:wall:black ...`: a board place's model
 fitted again, named `settled:` and its kind, that reads a board once its grid is placed;
 see vision.cells.SETTLED), from rows measured by session 60's code (docs/vision.md gives
-the commands). They should be made again on labelled real photos when there are some.
+the commands). The coloured wall's final models (`--kinds final:wall:black ...
+final:colour:wall:yellow`, grey's left out: a wall's model and its second fitted again,
+named `final:` and their kind, that read a board out once it is placed; see
+vision.cells.FINAL) were fitted from the shipped set's rows, measured again by session
+74's code, and those of 2,000 frames in other looks (`--set 1000:0:800 --set 1:0:800
+--set 2:0:400 --looks`), both kept with --save-rows and given to --rows (BENCHMARKS.md,
+session 75). They should be made again on labelled real photos when there are some.
 
 Reading the frames is most of the time (the set above: 21 minutes on two cores; a fit
 of the boards' models from what they measured, under 4). `--save-rows FILE` keeps what
@@ -64,6 +70,7 @@ from .cells import (
     BOARD_KINDS,
     COLOUR_COLUMNS,
     COLOUR_ONLY,
+    FINAL,
     HIDDEN,
     PLACES,
     SETTLED,
@@ -237,7 +244,8 @@ _CENTER_REACH = 0.6  # tiles: a point of the pile this near a tile's top is on t
 
 # Every model calibrate fits: the places' on either side (each with its second over the
 # colour looks alone), the sides', the discs' and the centre's.
-KINDS = sorted(BOARD_KINDS | {prefix + kind for kind in BOARD_KINDS for prefix in (COLOUR_ONLY, SETTLED)}
+KINDS = sorted(BOARD_KINDS | {prefix + kind for kind in BOARD_KINDS
+                              for prefix in (COLOUR_ONLY, SETTLED, FINAL, FINAL + COLOUR_ONLY)}
                | {side_kind(p) for p in PLACES if p[0] == "wall"} | {FACTORY_MODEL, CENTER_MODEL})
 
 
@@ -425,7 +433,8 @@ def _kept(parser: argparse.ArgumentParser, paths: list[Path], kinds: list[str] |
         if not part[1]:  # fitted from, it would leave no model at all
             parser.error(f"--rows {path}: not rows saved by --save-rows (no place measured in it)")
         parts.append(part)
-    fitted = {kind.removeprefix(COLOUR_ONLY).removeprefix(SETTLED) for kind in kinds} if kinds else None
+    fitted = ({kind.removeprefix(FINAL).removeprefix(COLOUR_ONLY).removeprefix(SETTLED) for kind in kinds}
+              if kinds else None)
     for kind in sorted(set().union(*(part[1] for part in parts))):
         widths = {path: len(rows[kind][0][0]) for path, (_, rows) in zip(paths, parts, strict=True)
                   if rows.get(kind, ([], []))[0]}
@@ -450,8 +459,11 @@ def _fit(hists: dict[str, list[np.ndarray]], rows: dict[str, tuple[list, list]],
     for kind in BOARD_KINDS & rows.keys():
         feats, labels = rows[kind]
         rows[COLOUR_ONLY + kind] = ([f[:COLOUR_COLUMNS] for f in feats], labels)
-        if kinds and SETTLED + kind in kinds:  # (fitted with the rest, it would be its kind's twin)
-            rows[SETTLED + kind] = rows[kind]
+        # (Fitted with the rest, a settled or final model would be its kind's twin.)
+        for named in (kind, COLOUR_ONLY + kind):
+            for prefix in (SETTLED, FINAL):
+                if kinds and prefix + named in kinds:
+                    rows[prefix + named] = rows[named]
     for kind, (feats, labels) in sorted(rows.items()):
         if kinds and kind not in kinds:
             continue
@@ -459,9 +471,9 @@ def _fit(hists: dict[str, list[np.ndarray]], rows: dict[str, tuple[list, list]],
         if len(classes) < 2:
             continue
         # Each kind's own seed: a kind added or gone leaves the others' fits as they were. A
-        # settled model is its kind's fitted on other rows, from the same start.
+        # settled or final model is its kind's fitted on other rows, from the same start.
         models[kind] = fit_model(np.array(feats), labels, classes,
-                                 seed=zlib.crc32(kind.removeprefix(SETTLED).encode()))
+                                 seed=zlib.crc32(kind.removeprefix(FINAL).removeprefix(SETTLED).encode()))
         print(f"{kind}: {len(labels)} places, classes {classes}")
     data["places"] = models
     part = OUT.with_suffix(".json.part")  # whole or not at all: vision.cells reads it at import

@@ -39,9 +39,9 @@ from .cells import (
     places_unread,
     read_at_bonus_turn,
     read_board,
+    read_final,
     read_floor_by_print,
     read_registered,
-    read_settled,
     shows_print,
 )
 from .color import UNKNOWN, Reading, WhiteBalance
@@ -117,8 +117,9 @@ def analyse(frame_bgr: np.ndarray, players: int | None = None, aid: Aid | None =
         readings = _aided(frame, readings, aid.boards, rough, middle=middle,
                           blue_share=lambda board: frame_blue_share(board, blue, scale))
     readings = _seat_order(_said_on_told_side(readings))
-    # Every outline, turn, side and grid chosen, the places are read again (cells.SETTLED).
-    readings = [(board, read_settled(frame, board, reading, rough)) for board, reading in readings]
+    # Every outline, turn, side and grid chosen, the places are read out (cells.FINAL and
+    # cells.SETTLED), and the floor where its print lies.
+    readings = [(board, read_final(frame, board, reading, rough)) for board, reading in readings]
     readings = [(board, read_floor_by_print(frame, board, reading, rough)) for board, reading in readings]
 
     table_wb = WhiteBalance.combine(_table_balances([r for _, r in readings]))
@@ -471,7 +472,8 @@ def _said_on_told_side(readings: list[tuple[BoardFind, BoardReading]]
     for board, r in readings:
         if r.side != told[0]:
             places = {p: Reading(UNKNOWN, 0.0) if p[0] == "wall" else v for p, v in r.places.items()}
-            r = dataclasses.replace(r, side=told[0], places=places, wall=[[UNKNOWN] * 5 for _ in range(5)])
+            r = dataclasses.replace(r, side=told[0], places=places, wall=[[UNKNOWN] * 5 for _ in range(5)],
+                                    withheld=r.withheld | {"wall"})
         out.append((board, r))
     return out
 
