@@ -3,6 +3,8 @@ over them; on deterministic synthetic frames and exact camera geometry."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import cv2
 import numpy as np
 import pytest
@@ -1361,6 +1363,44 @@ def test_a_place_in_shade_is_lightened_beside_a_hand_over_many_places():
     obs, truth, cond = _recognized(9, 118)
     assert cond.hand
     _assert_every_place_in_view_read(obs, truth["boards"][0], least=30, near=25.0)  # (4000 px across)
+
+
+def test_a_board_read_again_reads_its_places_as_looked_at_again_before(monkeypatch):
+    # Seed 9, frame 118, as above: places under the hand are looked at again through
+    # windows moved past it, and one in its shadow lightened. Read out (cells.read_final)
+    # and read by the settled models, the board is read from that looking, kept with its
+    # looks (cells._Looked): the same reading as looking afresh, for less looking.
+    from vision import recognize as recognize_module
+    content, cond, rng = mixed_table(9, 118)
+    image, _ = render_table(content, cond, rng)
+    windows, read_out = [], []
+    looks, shade_gain = cells._looks, cells._shade_gain
+
+    def looks_counted(panel, at, *more):
+        windows.append(len(at))
+        return looks(panel, at, *more)
+
+    monkeypatch.setattr(cells, "_looks", looks_counted)
+    monkeypatch.setattr(cells, "_shade_gain", lambda *args: windows.append(1) or shade_gain(*args))
+    read_final = cells.read_final
+
+    def read_out_counted(frame, board, reading, rough):
+        windows.clear()
+        read = read_final(frame, board, reading, rough)
+        read_out.append((board, reading, rough, read, sum(windows)))
+        return read
+
+    monkeypatch.setattr(recognize_module, "read_final", read_out_counted)
+    recognize(image)
+    board, first, rough, read, looked = next(out for out in read_out if out[1].looks is not None
+                                             and out[1].looks.seen_past and out[1].looks.seen_lit)
+    windows.clear()
+    afresh = read_final(image, board, dataclasses.replace(
+        first, looks=dataclasses.replace(first.looks, seen_past={}, seen_lit={})), rough)
+    assert [r.value for r in afresh.places.values()] == [r.value for r in read.places.values()]
+    assert [r.confidence for r in afresh.places.values()] \
+        == pytest.approx([r.confidence for r in read.places.values()])
+    assert looked < sum(windows) / 2
 
 
 def test_a_grey_walls_cell_is_not_lightened_on_a_board_with_many_places_unsure():

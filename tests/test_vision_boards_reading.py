@@ -399,6 +399,16 @@ def test_a_board_is_read_out_by_the_final_models_where_its_places_were_looked_at
     # A board not in place is not read out.
     unplaced = _read({}, in_place=False)
     assert cells.read_final(frame, None, unplaced, rough) is unplaced
+    # Nor one on a side none of whose places has a final model: read by the same models,
+    # it would read as it did. The settled models read it where unread, its grid not
+    # checked again.
+    monkeypatch.delitem(cells.PLACE_MODELS, "final:open")
+    monkeypatch.delitem(cells.PLACE_MODELS, "final:wall:grey", raising=False)
+    monkeypatch.setitem(cells.PLACE_MODELS, "final:wall:red", cells.PLACE_MODELS["wall:red"])
+    asked.clear()
+    read = cells.read_final(frame, None, dataclasses.replace(first, side="grey"), rough)
+    assert asked == [("looked", {"told": ("grey", 1.0), "settled": True, "final": True})]
+    assert read.wall[0][:2] == ["blue", "yellow"]  # as it was, but for the cell unread
     # With no final models, its first read is read again by the settled models only.
     for kind in [k for k in cells.PLACE_MODELS if k.startswith(cells.FINAL)]:
         monkeypatch.delitem(cells.PLACE_MODELS, kind)
@@ -406,6 +416,31 @@ def test_a_board_is_read_out_by_the_final_models_where_its_places_were_looked_at
     read = cells.read_final(frame, None, first, rough)
     assert asked == [("looked", {"told": ("colored", 1.0), "settled": True, "final": False})]
     assert read.wall[0][:2] == ["blue", "yellow"]
+
+
+def test_a_floor_read_off_a_grid_fitted_to_part_of_the_wall_is_withheld():
+    # Such a grid may read the floor a place along: a floor holding tiles is left unread,
+    # and stays so whatever the board is read again by (cells.BoardReading.withheld), but
+    # an empty one is empty all the same, and one the panel's edge placed is read as it is.
+    # None counts among the places read first, which choices between outlines go by.
+    def whole(values: dict[tuple, str | None]) -> cells.BoardReading:
+        read = _read(values)
+        lines, floor, wall = cells._board_values(read.places)
+        return dataclasses.replace(read, lines=lines, floor=floor, wall=wall,
+                                   read_first=np.ones(len(PLACES), bool), withheld=frozenset({"wall"}))
+
+    floor_rows = np.array([p[0] == "floor" for p in PLACES])
+    tiled = cells._floor_unread_but_empty(whole({("floor", 0): "marker", ("floor", 1): "red"}))
+    assert tiled.floor == [UNKNOWN] * 7 and tiled.withheld == {"wall", "floor"}
+    assert all(tiled.places[("floor", j)] == cells.Reading(UNKNOWN, 0.9) for j in range(7))
+    assert not tiled.read_first[floor_rows].any() and tiled.read_first[~floor_rows].all()
+    empty = cells._floor_unread_but_empty(whole({}))
+    assert empty.floor == [None] * 7 and empty.withheld == {"wall"}
+    assert not empty.read_first[floor_rows].any()
+    placed = whole({("floor", 0): "marker", ("floor", 1): "red"})
+    placed = cells._floor_unread_but_empty(dataclasses.replace(placed, floor_moved=np.zeros((7, 2))))
+    assert placed.floor[:3] == ["marker", "red", None] and placed.withheld == {"wall"}
+    assert not placed.read_first[floor_rows].any()
 
 
 def test_a_final_model_that_cannot_stand_for_its_kinds_is_stale(tmp_path):

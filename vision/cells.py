@@ -164,6 +164,11 @@ class _Looked:
     features: np.ndarray
     vivid: np.ndarray
     size: tuple[int, int]  # the frame's width and height
+    # What looking again at a place (_past_over, _in_shade) saw, kept by the place's index:
+    # every read of the board (the first, the final, the settled) looks again at the same
+    # places the same way.
+    seen_past: dict[int, tuple[np.ndarray, np.ndarray]] = dataclasses.field(default_factory=dict, repr=False)
+    seen_lit: dict[int, np.ndarray | None] = dataclasses.field(default_factory=dict, repr=False)
 
 
 def _look_at(frame: np.ndarray, board: BoardFind, rough: WhiteBalance, cream: WhiteBalance | None,
@@ -235,7 +240,7 @@ def _read_looked(frame: np.ndarray, board: BoardFind, rough: WhiteBalance, looke
     panel, shift, nudge, cut = looked.panel, looked.shift, looked.nudge, looked.cut
     out_of_frame = looked.out_of_frame
     pixels, hists, glare, features = looked.pixels, looked.hists, looked.glare, looked.features
-    wb, (w_img, h_img) = looked.balance, looked.size
+    wb = looked.balance
     if told is not None:
         side, side_conf = told
     elif "side:blue" in PLACE_MODELS:
@@ -291,14 +296,13 @@ def _read_looked(frame: np.ndarray, board: BoardFind, rough: WhiteBalance, looke
             if side != "colored":
                 shaded &= np.array([p[0] != "wall" for p in PLACES])
         looks_again = [
-            lambda seen, places: _past_over(panel, seen, again, side, shift=shift, nudge=nudge,
-                                            panel_h=board.panel_h, size=(w_img, h_img), settled=settled,
-                                            final=final),
+            lambda seen, places: _past_over(looked, seen, again, side, panel_h=board.panel_h,
+                                            settled=settled, final=final),
             lambda seen, places: _in_shade(
-                panel, seen, np.array([r.value == UNKNOWN for r in places.values()]) & shaded,
+                looked, seen, np.array([r.value == UNKNOWN for r in places.values()]) & shaded,
                 np.array([r.value == "black" and not (side == "grey" and p[0] == "wall")
                           for p, r in places.items()]) & ~out_of_frame,
-                side, shift=shift, nudge=nudge, settled=settled, final=final),
+                side, settled=settled, final=final),
         ]
         seen = features
         for look_again in looks_again:
@@ -420,7 +424,9 @@ def read_final(frame: np.ndarray, board: BoardFind, reading: BoardReading,
     if not reading.grid_in_place:
         return reading
     final = any(kind.startswith(FINAL) for kind in PLACE_MODELS)
-    if final:
+    # (A side none of whose places has a final model, the grey wall's, would be read as
+    # it was: it is not read again.)
+    if any(FINAL + place_kind(p, reading.side) in PLACE_MODELS for p in PLACES):
         again = _read_looked(frame, board, rough, reading.looks, reading.sure,
                              told=(reading.side, reading.side_confidence), final=True)
         places = {p: reading.places[p] if p[0] in reading.withheld else r for p, r in again.places.items()}
@@ -598,27 +604,18 @@ def _at_least(places: dict[tuple, Reading], sure: float | None) -> dict[tuple, R
     return {p: r if r.confidence >= sure else Reading(UNKNOWN, r.confidence) for p, r in places.items()}
 
 
-def _past_over(panel: np.ndarray, first_look: np.ndarray, again: np.ndarray, side: str, *,
-               shift: np.ndarray, nudge: np.ndarray, panel_h: np.ndarray,
-               size: tuple[int, int], settled: bool, final: bool) -> tuple[np.ndarray, np.ndarray]:
+def _past_over(looked: _Looked, first_look: np.ndarray, again: np.ndarray, side: str, *,
+               panel_h: np.ndarray, settled: bool, final: bool) -> tuple[np.ndarray, np.ndarray]:
     """Of the places marked in `again`, those a window moved within the cell shows clear
     of whatever stands over them or blurs them, and their features there (see _PAST_STEP)."""
-    rows = np.flatnonzero(again)
-    if not len(rows):
-        return rows, first_look[:0]
-    k = len(_PAST_NUDGES)
-    moves = nudge[rows][:, None, :] + _PAST_NUDGES[None]
-    cells, lift = np.repeat(CENTERS[rows], k, axis=0), np.repeat(shift[rows], k, axis=0)
-    *_, features = _looks(panel, cells, lift, moves.reshape(-1, 2))
-    clear = _inside(panel_h, cells.reshape(-1, k, 2) + lift.reshape(-1, k, 2) + moves, _WINDOW_HALF / _SCALE,
-                    *size) & ~_plain_dark(features).reshape(-1, k)
     keep, pick = [], []
-    for n, i in enumerate(rows):
+    rows = np.flatnonzero(again)
+    for i, (features, clear) in zip(rows, _moved_looks(looked, rows, panel_h), strict=True):
         kind = place_kind(PLACES[i], side)
-        classes, p = place_probabilities(kind, features[n * k:(n + 1) * k], settled=settled, final=final)
+        classes, p = place_probabilities(kind, features, settled=settled, final=final)
         if HIDDEN not in classes:
             continue
-        seen_over = np.where(clear[n], p[:, classes.index(HIDDEN)], np.inf)
+        seen_over = np.where(clear, p[:, classes.index(HIDDEN)], np.inf)
         least, next_least = np.argsort(seen_over)[:2]
         if not np.isfinite(seen_over[next_least]):
             continue
@@ -626,8 +623,25 @@ def _past_over(panel: np.ndarray, first_look: np.ndarray, again: np.ndarray, sid
                          classes)
         if holds is not None and holds == int(np.argmax(p[least])) == int(np.argmax(p[next_least])):
             keep.append(i)
-            pick.append(n * k + least)
-    return np.array(keep, int), features[pick]
+            pick.append(features[least])
+    return np.array(keep, int), np.array(pick).reshape(len(pick), first_look.shape[1])
+
+
+def _moved_looks(looked: _Looked, rows: np.ndarray,
+                 panel_h: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Each place's (rows: their indices) features (see _looks) in each window of
+    _PAST_NUDGES, and which of those lie in the frame and show nothing plain and dark;
+    looked at once a board (see _Looked)."""
+    new = np.array([i for i in rows if i not in looked.seen_past], int)
+    if len(new):
+        k = len(_PAST_NUDGES)
+        moves = looked.nudge[new][:, None, :] + _PAST_NUDGES[None]
+        cells, lift = np.repeat(CENTERS[new], k, axis=0), np.repeat(looked.shift[new], k, axis=0)
+        *_, features = _looks(looked.panel, cells, lift, moves.reshape(-1, 2))
+        clear = _inside(panel_h, cells.reshape(-1, k, 2) + lift.reshape(-1, k, 2) + moves,
+                        _WINDOW_HALF / _SCALE, *looked.size) & ~_plain_dark(features).reshape(-1, k)
+        looked.seen_past.update({int(i): (features[n * k:(n + 1) * k], clear[n]) for n, i in enumerate(new)})
+    return [looked.seen_past[int(i)] for i in rows]
 
 
 def leans_on(first: np.ndarray, classes: list) -> int | None:
@@ -701,17 +715,20 @@ def _shade_gain(panel: np.ndarray, center: np.ndarray) -> float | None:
     return max(color.CREAM_RGB) / max(float(np.percentile(top[plain], _SHADE_TOP)), 1.0)
 
 
-def _in_shade(panel: np.ndarray, first_look: np.ndarray, unread: np.ndarray, black: np.ndarray, side: str, *,
-              shift: np.ndarray, nudge: np.ndarray, settled: bool,
-              final: bool) -> tuple[np.ndarray, np.ndarray]:
+def _in_shade(looked: _Looked, first_look: np.ndarray, unread: np.ndarray, black: np.ndarray, side: str, *,
+              settled: bool, final: bool) -> tuple[np.ndarray, np.ndarray]:
     """Of the places marked `unread` or `black`, those in a shade that read otherwise once
     it is lifted, and their features then (see _SHADE_RING)."""
     keep, rows = [], []
     for i in np.flatnonzero(unread | black):
-        gain = _shade_gain(panel, CENTERS[i] + nudge[i])
-        if gain is None or not _SHADE_GAIN[0] <= gain <= _SHADE_GAIN[1]:
+        if int(i) not in looked.seen_lit:  # (looked at once a board, see _Looked)
+            gain = _shade_gain(looked.panel, CENTERS[i] + looked.nudge[i])
+            in_shade = gain is not None and _SHADE_GAIN[0] <= gain <= _SHADE_GAIN[1]
+            looked.seen_lit[int(i)] = _lifted_looks(looked.panel, i, gain, looked.shift, looked.nudge) \
+                if in_shade else None
+        features = looked.seen_lit[int(i)]
+        if features is None:
             continue
-        features = _lifted_looks(panel, i, gain, shift, nudge)
         kind = place_kind(PLACES[i], side)
         classes, p = place_probabilities(kind, features, settled=settled, final=final)
         holds = int(np.argmax(p[0]))
