@@ -444,19 +444,24 @@ def test_a_floor_read_off_a_grid_fitted_to_part_of_the_wall_is_withheld():
 
 
 def test_a_final_model_that_cannot_stand_for_its_kinds_is_stale(tmp_path):
-    # Read out, a board's places are read by the final models in the place of their kind's
-    # (and the colour looks' second's): telling other classes, or reading other features,
-    # they cannot stand for them.
+    # Read out, a board's places and a disc's are read by the final models in the place of
+    # their kind's (and the colour looks' second's): telling other classes, or reading
+    # other features, they cannot stand for them; nor with no model of their kind.
     path = tmp_path / "prototypes.json"
     places = {"open": _model([None, "red", HIDDEN], cells.FEATURE_COLUMNS),
-              "colour:open": _model([None, "red", HIDDEN], cells.COLOUR_COLUMNS)}
+              "colour:open": _model([None, "red", HIDDEN], cells.COLOUR_COLUMNS),
+              "factory": _model([None, "red", HIDDEN], 40)}
     for kind, final, loaded in (
             ("final:open", _model([None, "red", HIDDEN], cells.FEATURE_COLUMNS), True),
             ("final:open", _model([None, "red"], cells.FEATURE_COLUMNS), False),
             ("final:open", _model([None, "red", HIDDEN], cells.COLOUR_COLUMNS), False),
             ("final:colour:open", _model([None, "red", HIDDEN], cells.COLOUR_COLUMNS), True),
             ("final:colour:open", _model([None, "red", HIDDEN], cells.FEATURE_COLUMNS), False),
-            ("final:colour:open", _model(["red", HIDDEN], cells.COLOUR_COLUMNS), False)):
+            ("final:colour:open", _model(["red", HIDDEN], cells.COLOUR_COLUMNS), False),
+            ("final:factory", _model([None, "red", HIDDEN], 40), True),
+            ("final:factory", _model([None, "red", HIDDEN], 41), False),
+            ("final:factory", _model(["red", HIDDEN], 40), False),
+            ("final:center", _model([None, "red", HIDDEN], 40), False)):
         path.write_text(json.dumps({"places": {**places, kind: final}}))
         assert (kind in cells._load_place_models(path)) is loaded
         assert bool(cells._load_place_models(path)) is loaded  # stale: all set aside

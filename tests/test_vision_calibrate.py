@@ -166,6 +166,24 @@ def test_a_final_pair_is_its_kinds_pair_fitted_on_the_rows_given_and_kept_apart(
                       "final:colour:wall:red": fitted["colour:wall:red"]}
 
 
+def test_the_discs_final_model_is_theirs_fitted_on_the_rows_given_and_kept_apart(monkeypatch, tmp_path):
+    # The factory's final model (read out, see vision.factories._read_out) likewise: its
+    # kind's fitted on the rows given, from its kind's start, the kind's left as it was.
+    out = tmp_path / "prototypes.json"
+    monkeypatch.setattr(calibrate, "OUT", out)
+    x = np.random.default_rng(5).normal(size=(60, 40))
+    labels = [HIDDEN if v > 1 else "red" if v > 0 else None for v in x[:, -1]]
+    monkeypatch.setattr(calibrate, "collect",
+                        lambda frames, seed, cache=None, looks=False: ({}, {"factory": ([*x], labels)}))
+    assert calibrate.main(["--set", "1000:0:1"]) == 0
+    fitted = json.loads(out.read_text())["places"]
+    assert set(fitted) == {"factory"}
+    out.write_text(json.dumps({"words": [], "mixes": {}, "places": {"factory": {"kept": True}}}))
+    assert calibrate.main(["--set", "1000:0:1", "--kinds", "final:factory"]) == 0
+    places = json.loads(out.read_text())["places"]
+    assert places == {"factory": {"kept": True}, "final:factory": fitted["factory"]}
+
+
 def _no_frames(*_args, **_kwargs):
     raise AssertionError("no frame is read")
 

@@ -38,7 +38,9 @@ named `final:` and their kind, that read a board out once it is placed; see
 vision.cells.FINAL) were fitted from the shipped set's rows, measured again by session
 74's code, and those of 2,000 frames in other looks (`--set 1000:0:800 --set 1:0:800
 --set 2:0:400 --looks`), both kept with --save-rows and given to --rows (BENCHMARKS.md,
-session 75). They should be made again on labelled real photos when there are some.
+session 75), and so was the factory's (`--kinds final:factory`, which reads the discs out:
+see vision.factories._read_out; session 76). They should be made again on labelled real
+photos when there are some.
 
 Reading the frames is most of the time (the set above: 21 minutes on two cores; a fit
 of the boards' models from what they measured, under 4). `--save-rows FILE` keeps what
@@ -243,10 +245,11 @@ def _center_places(reading: CenterReading, tiles: list[dict],
 _CENTER_REACH = 0.6  # tiles: a point of the pile this near a tile's top is on that tile
 
 # Every model calibrate fits: the places' on either side (each with its second over the
-# colour looks alone), the sides', the discs' and the centre's.
+# colour looks alone), the sides', the discs' and the centre's, and the final ones.
 KINDS = sorted(BOARD_KINDS | {prefix + kind for kind in BOARD_KINDS
                               for prefix in (COLOUR_ONLY, SETTLED, FINAL, FINAL + COLOUR_ONLY)}
-               | {side_kind(p) for p in PLACES if p[0] == "wall"} | {FACTORY_MODEL, CENTER_MODEL})
+               | {side_kind(p) for p in PLACES if p[0] == "wall"}
+               | {prefix + kind for kind in (FACTORY_MODEL, CENTER_MODEL) for prefix in ("", FINAL)})
 
 
 def _hidden_tiles(colors: list[str], seen: list[str]) -> list[bool | None]:
@@ -459,11 +462,11 @@ def _fit(hists: dict[str, list[np.ndarray]], rows: dict[str, tuple[list, list]],
     for kind in BOARD_KINDS & rows.keys():
         feats, labels = rows[kind]
         rows[COLOUR_ONLY + kind] = ([f[:COLOUR_COLUMNS] for f in feats], labels)
-        # (Fitted with the rest, a settled or final model would be its kind's twin.)
-        for named in (kind, COLOUR_ONLY + kind):
-            for prefix in (SETTLED, FINAL):
-                if kinds and prefix + named in kinds:
-                    rows[prefix + named] = rows[named]
+    # (Fitted with the rest, a settled or final model would be its kind's twin.)
+    for named in list(rows):
+        for prefix in (SETTLED, FINAL):
+            if kinds and prefix + named in kinds:
+                rows[prefix + named] = rows[named]
     for kind, (feats, labels) in sorted(rows.items()):
         if kinds and kind not in kinds:
             continue

@@ -12,6 +12,7 @@ edge) is unknown. The centre pile is whatever is not table inside the ring of di
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 from collections.abc import Callable, Iterator
@@ -30,7 +31,7 @@ from .boards import (
     BoardFind,
     board_of_panel,
 )
-from .cells import HIDDEN, PLACE_MODELS, leans_on, place_probabilities, window_features
+from .cells import FINAL, HIDDEN, PLACE_MODELS, leans_on, place_probabilities, window_features
 from .color import COLORS, MARKER, UNKNOWN, WhiteBalance
 from .geometry import apply_h, camera_in_plane, clockwise_from_bottom, parallax, stretches
 from .stats import components, median, percentile
@@ -80,6 +81,15 @@ class FactoryReading:
     slot_values: list = field(default_factory=list)
     rim_hidden: float = 0.0  # the share of the rim something (a hand, a sleeve, a cup) hides
     features: list = field(default_factory=list)  # each place as the place model sees it (None: unseen)
+    looked: _DiscLooked | None = field(default=None, repr=False)  # how its places looked (see _read_out)
+
+    def read(self, *, final: bool) -> FactoryReading:
+        """The disc with its places read from how they looked (`final`: see _read_out)."""
+        values, confs = _read_looked(self.looked, final=final)
+        return dataclasses.replace(
+            self, tiles=[v for v in values if v not in (None, UNKNOWN)], slot_values=values,
+            unknown=sum(v == UNKNOWN for v in values),
+            confidence=float(min([1.0] + [c for v, c in zip(values, confs, strict=True) if v != UNKNOWN])))
 
     @property
     def covered(self) -> bool:
@@ -259,6 +269,7 @@ def read_factories(frame: np.ndarray, blue: np.ndarray, scale: float, wb: WhiteB
     if factories:
         middle = np.mean([f.center for f in factories], axis=0)
         factories = [factories[i] for i in clockwise_from_bottom([f.center for f in factories], middle)]
+    factories = _read_out(factories)
     center = None
     if top_of is not None and len(factories) >= 3:
         center = _read_center(frame, plane, factories, wb, top_of)
@@ -849,7 +860,7 @@ def _read_fitted(frame: np.ndarray, disc_to_img: np.ndarray, wb: WhiteBalance,
     slots = _tile_sites(tile & sunburst, patch, ppm, lift)
     half_win = _HALF_WIN
     core_win = max(2, round(0.18 * TILE_MM * ppm))
-    values, confs, points = [], [], []
+    points = []
     inside = _zone(n, -1.0, SUNBURST_RADIUS_MM + 5)
     slots = [_settle(tile, inside, s, half_win, round(4 * ppm)) for s in slots]
     # The warp leaves what lies out of the frame black. (Two maximums: numpy's max over a
@@ -879,10 +890,40 @@ def _read_fitted(frame: np.ndarray, disc_to_img: np.ndarray, wb: WhiteBalance,
     seen_looks = [look for look in looks if look is not None]
     rows = iter(_site_features(patch, words, seen_looks, over, lift) if seen_looks else [])
     features = [None if look is None else next(rows) for look in looks]
-    if seen_looks and FACTORY_MODEL in PLACE_MODELS:
-        classes, probs = place_probabilities(FACTORY_MODEL, np.array([f for f in features if f is not None]))
+    looked = _DiscLooked(patch, words, at, looks, features, over, lift, float(hidden.mean()),
+                         bare and cream >= _CREAM_LEAST)
+    center_img = apply_h(disc_to_img, [[0.0, 0.0]])[0]
+    radius_img = DISC_RADIUS_MM * math.sqrt(abs(np.linalg.det(disc_to_img[:2, :2])))
+    return FactoryReading(center_img, radius_img, [], 0, 1.0, points, rim_hidden=float(hidden.mean()),
+                          features=features, looked=looked).read(final=False)
+
+
+@dataclass(frozen=True)
+class _DiscLooked:
+    """A disc's places as looked at in its rectified view: what its reading is read from,
+    and read out from (see _read_out)."""
+
+    patch: np.ndarray
+    words: np.ndarray
+    at: _LookAt
+    looks: list  # each place's _Look (None: unseen)
+    features: list  # each place as the place model sees it (None: unseen)
+    over: np.ndarray | None  # the colour-word mix of what lies over the rim, if anything does
+    lift: np.ndarray | None  # how far a tile's top lies off its foot, mm
+    rim_hidden: float
+    bare: bool  # a place lies bare and the ring's cream shows: a place read empty is empty
+
+
+def _read_looked(looked: _DiscLooked, *, final: bool) -> tuple[list, list]:
+    """Each place's value and confidence, read from how it looked (`final`: by the
+    factory's model read out by its final one, see _read_out)."""
+    patch, words, at, looks, over, lift = looked.patch, looked.words, looked.at, looked.looks, looked.over, \
+        looked.lift
+    seen = [f for f in looked.features if f is not None]
+    if seen and FACTORY_MODEL in PLACE_MODELS:
+        classes, probs = place_probabilities(FACTORY_MODEL, np.array(seen), final=final)
         by_model = iter(probs)
-    seen_probs = []
+    values, confs, seen_probs = [], [], []
     for look in looks:
         if look is None:
             rd = color.Reading(UNKNOWN, 0.0)
@@ -898,7 +939,8 @@ def _read_fitted(frame: np.ndarray, disc_to_img: np.ndarray, wb: WhiteBalance,
         confs.append(rd.confidence)
     if seen_probs:
         def model(moved: list[_Look]) -> np.ndarray:
-            return place_probabilities(FACTORY_MODEL, _site_features(patch, words, moved, over, lift))[1]
+            return place_probabilities(FACTORY_MODEL, _site_features(patch, words, moved, over, lift),
+                                       final=final)[1]
 
         values, confs = _past_over(at, looks, probs=seen_probs, classes=classes, values=values, confs=confs,
                                    model=model)
@@ -907,17 +949,20 @@ def _read_fitted(frame: np.ndarray, disc_to_img: np.ndarray, wb: WhiteBalance,
         if told is not None:
             k, value, conf = told
             values[k], confs[k] = value, conf
-    if hidden.mean() > _HIDDEN_FIRST:
+    if looked.rim_hidden > _HIDDEN_FIRST:
         values = _beside_most_hidden(patch, words, looks, over, values)
-    if not bare or cream < _CREAM_LEAST:
+    if not looked.bare:
         values = [UNKNOWN if v is None else v for v in values]
-    tiles = [v for v in values if v not in (None, UNKNOWN)]
-    unknown = sum(v == UNKNOWN for v in values)
-    center_img = apply_h(disc_to_img, [[0.0, 0.0]])[0]
-    radius_img = DISC_RADIUS_MM * math.sqrt(abs(np.linalg.det(disc_to_img[:2, :2])))
-    confidence = float(min([1.0] + [c for v, c in zip(values, confs, strict=True) if v != UNKNOWN]))
-    return FactoryReading(center_img, radius_img, tiles, unknown, confidence, points, values,
-                          rim_hidden=float(hidden.mean()), features=features)
+    return values, confs
+
+
+def _read_out(factories: list[FactoryReading]) -> list[FactoryReading]:
+    """The discs, each chosen and placed, their places read again where they were looked
+    at by the factory's model read out by its final one (fitted with other cameras'
+    looks too, see cells.FINAL); as they are without a final model."""
+    if FINAL + FACTORY_MODEL not in PLACE_MODELS:
+        return factories
+    return [f if f.looked is None else f.read(final=True) for f in factories]
 
 
 @dataclass(frozen=True)
@@ -1528,6 +1573,9 @@ def _read_center(frame: np.ndarray, plane: _Plane, factories: list[FactoryReadin
                     n, tiles_now = len(at), tiles
                     if points > k:
                         break
+        if FINAL + CENTER_MODEL in PLACE_MODELS:
+            # Its heaps split, the pile is read out as the discs are (see _read_out).
+            readings = _pile_readings(features, final=True)
     else:
         cands: dict[str | None, list[np.ndarray]] = {c: color.TILE_MIXES[c] for c in COLORS}
         cands[MARKER] = color.TILE_MIXES[MARKER]
@@ -1579,8 +1627,8 @@ def _heap_points(pts: np.ndarray, k: int, area: float,
     return at, of
 
 
-def _pile_readings(features: np.ndarray) -> list[color.Reading]:
-    classes, probs = place_probabilities(CENTER_MODEL, features)
+def _pile_readings(features: np.ndarray, *, final: bool = False) -> list[color.Reading]:
+    classes, probs = place_probabilities(CENTER_MODEL, features, final=final)
     return [color.Reading(classes[int(np.argmax(p))] if p.max() >= _PILE_SURE else UNKNOWN, float(p.max()))
             for p in probs]
 
