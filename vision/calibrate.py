@@ -249,7 +249,7 @@ _CENTER_REACH = 0.6  # tiles: a point of the pile this near a tile's top is on t
 KINDS = sorted(BOARD_KINDS | {prefix + kind for kind in BOARD_KINDS
                               for prefix in (COLOUR_ONLY, SETTLED, FINAL, FINAL + COLOUR_ONLY)}
                | {side_kind(p) for p in PLACES if p[0] == "wall"}
-               | {prefix + kind for kind in (FACTORY_MODEL, CENTER_MODEL) for prefix in ("", FINAL)})
+               | {FACTORY_MODEL, FINAL + FACTORY_MODEL, CENTER_MODEL})
 
 
 def _hidden_tiles(colors: list[str], seen: list[str]) -> list[bool | None]:

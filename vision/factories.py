@@ -1573,9 +1573,6 @@ def _read_center(frame: np.ndarray, plane: _Plane, factories: list[FactoryReadin
                     n, tiles_now = len(at), tiles
                     if points > k:
                         break
-        if FINAL + CENTER_MODEL in PLACE_MODELS:
-            # Its heaps split, the pile is read out as the discs are (see _read_out).
-            readings = _pile_readings(features, final=True)
     else:
         cands: dict[str | None, list[np.ndarray]] = {c: color.TILE_MIXES[c] for c in COLORS}
         cands[MARKER] = color.TILE_MIXES[MARKER]
@@ -1627,8 +1624,8 @@ def _heap_points(pts: np.ndarray, k: int, area: float,
     return at, of
 
 
-def _pile_readings(features: np.ndarray, *, final: bool = False) -> list[color.Reading]:
-    classes, probs = place_probabilities(CENTER_MODEL, features, final=final)
+def _pile_readings(features: np.ndarray) -> list[color.Reading]:
+    classes, probs = place_probabilities(CENTER_MODEL, features)
     return [color.Reading(classes[int(np.argmax(p))] if p.max() >= _PILE_SURE else UNKNOWN, float(p.max()))
             for p in probs]
 
