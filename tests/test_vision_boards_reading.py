@@ -409,9 +409,11 @@ def test_a_board_is_read_out_by_the_final_models_where_its_places_were_looked_at
     read = cells.read_final(frame, None, dataclasses.replace(first, side="grey"), rough)
     assert asked == [("looked", {"told": ("grey", 1.0), "settled": True, "final": True})]
     assert read.wall[0][:2] == ["blue", "yellow"]  # as it was, but for the cell unread
-    # With no final models, its first read is read again by the settled models only.
+    # With no final models of a board's places (a disc's are no board's), its first read
+    # is read again by the settled models only.
     for kind in [k for k in cells.PLACE_MODELS if k.startswith(cells.FINAL)]:
         monkeypatch.delitem(cells.PLACE_MODELS, kind)
+    monkeypatch.setitem(cells.PLACE_MODELS, "final:factory", cells.PLACE_MODELS["factory"])
     asked.clear()
     read = cells.read_final(frame, None, first, rough)
     assert asked == [("looked", {"told": ("colored", 1.0), "settled": True, "final": False})]

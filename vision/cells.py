@@ -423,7 +423,7 @@ def read_final(frame: np.ndarray, board: BoardFind, reading: BoardReading,
     (see read_settled). As it was if its grid is not in place."""
     if not reading.grid_in_place:
         return reading
-    final = any(kind.startswith(FINAL) for kind in PLACE_MODELS)
+    final = any(FINAL + kind in PLACE_MODELS for kind in BOARD_KINDS)  # (a disc's is no board's)
     # (A side none of whose places has a final model, the grey wall's, would be read as
     # it was: it is not read again.)
     if any(FINAL + place_kind(p, reading.side) in PLACE_MODELS for p in PLACES):
@@ -2120,9 +2120,8 @@ def _load_place_models(path: Path) -> dict[str, dict]:
             return {}  # made by another version: stale, read by the mixes instead
         if kind.startswith("side:") and HIDDEN not in models[kind]["classes"]:
             return {}  # side models from before they told what lies over a cell: stale too
-        base = kind.removeprefix(FINAL)
-        reads = (COLOUR_COLUMNS if base.startswith(("side:", COLOUR_ONLY))
-                 else FEATURE_COLUMNS if base.removeprefix(SETTLED) in BOARD_KINDS else None)
+        reads = (COLOUR_COLUMNS if kind.startswith(("side:", COLOUR_ONLY))
+                 else FEATURE_COLUMNS if kind.removeprefix(SETTLED) in BOARD_KINDS else None)
         if reads is not None and len(models[kind]["mean"]) != reads:
             return {}  # fitted on other features (place models from before the relief look): stale too
     for kind in BOARD_KINDS & models.keys():
@@ -2132,6 +2131,7 @@ def _load_place_models(path: Path) -> dict[str, dict]:
         settled = models.get(SETTLED + kind)
         if settled is not None and settled["classes"] != models[kind]["classes"]:
             return {}  # a settled model that cannot be averaged with its kind's: stale too
+    # (A final model reads what its kind's does: its numbers are checked as its kind's.)
     for kind in [k for k in models if k.startswith(FINAL)]:
         base = models.get(kind.removeprefix(FINAL))
         if base is None or base["classes"] != models[kind]["classes"] \
