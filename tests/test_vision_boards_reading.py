@@ -178,15 +178,14 @@ def test_wall_cells_under_a_sleeve_have_no_say_on_the_side(monkeypatch):
     # Ten wall cells show the coloured print; fifteen lie under a grey sleeve, which looks
     # like the grey side's cells but which the side models see as something over them.
     # The side is the one the cells in view show, and surely so.
-    def says(kind: str, features: np.ndarray, *, clear: bool = False, settled: bool = False,
-             final: bool = False) -> tuple[list, np.ndarray]:
+    def says(kind: str, features: np.ndarray, final: bool) -> tuple[list, np.ndarray]:
         if kind.startswith("wall:"):  # what is on the cell: the sleeve is no tile
             return [None, "red", HIDDEN], np.array([[0.9, 0.05, 0.05]] * len(features))
         classes = ["colored", "grey", HIDDEN]
         rows = [[0.9, 0.05, 0.05] if f[0] == 0 else [0.0, 0.4, 0.6] for f in features]
         return classes, np.array(rows)
 
-    monkeypatch.setattr(cells, "place_probabilities", says)
+    monkeypatch.setattr(cells, "_kind_probabilities", says)
     walls = [i for i, p in enumerate(PLACES) if p[0] == "wall"]
     features = np.zeros((len(PLACES), 4))
     features[walls[10:], 0] = 1.0  # under the sleeve
@@ -574,11 +573,10 @@ def test_a_place_half_under_a_glint_is_read_by_what_shows(monkeypatch):
     # A glint covers most of a tile's window; the rest still shows the tile, and the
     # place model (which reads the glare's share too) is sure of it: it is read. A window
     # wholly out of the frame says nothing.
-    def says(kind: str, features: np.ndarray, *, clear: bool = False, settled: bool = False,
-             final: bool = False) -> tuple[list, np.ndarray]:
+    def says(kind: str, features: np.ndarray, final: bool) -> tuple[list, np.ndarray]:
         return CLASSES, np.tile([0.01, 0.01, 0.01, 0.01, 0.01, 0.93, 0.01, 0.01], (len(features), 1))
 
-    monkeypatch.setattr(cells, "place_probabilities", says)
+    monkeypatch.setattr(cells, "_kind_probabilities", says)
     n = len(PLACES)
     hists, glare = np.full((n, 3), 10.0), np.full(n, 45.0)  # 60% of each window glare
     hists[0], glare[0] = 0.0, 0.0  # out of the frame
@@ -597,11 +595,10 @@ def test_a_line_read_whole_less_surely_than_a_place_is_said_apart_from_what_is_r
              PLACES.index(("line", 1, 0)): _place(red=0.82, black=0.18)[1],
              PLACES.index(("line", 1, 1)): _place(red=0.7, none=0.3)[1]}
 
-    def says(kind: str, features: np.ndarray, *, clear: bool = False, settled: bool = False,
-             final: bool = False) -> tuple[list, np.ndarray]:
+    def says(kind: str, features: np.ndarray, final: bool) -> tuple[list, np.ndarray]:
         return CLASSES, np.array([looks.get(int(i), _place(none=0.99)[1]) for i in features[:, 0]])
 
-    monkeypatch.setattr(cells, "place_probabilities", says)
+    monkeypatch.setattr(cells, "_kind_probabilities", says)
     n = len(PLACES)
     features = np.repeat(np.arange(n, dtype=np.float64)[:, None], 3 * cells._LOOK, axis=1)
     places, _, said = cells._read_places(features, np.zeros(n), np.full((n, 3), 10.0), "colored",
@@ -652,11 +649,10 @@ def test_a_dark_place_most_of_whose_neighbours_are_dark_lies_under_a_sleeve():
 def test_a_place_something_plain_and_dark_covers_is_not_read_as_a_black_tile(monkeypatch):
     # The model is sure of a black tile at every place; at places the sleeve covers,
     # what it took for black is something over the place.
-    def says(kind: str, features: np.ndarray, *, clear: bool = False, settled: bool = False,
-             final: bool = False) -> tuple[list, np.ndarray]:
+    def says(kind: str, features: np.ndarray, final: bool) -> tuple[list, np.ndarray]:
         return CLASSES, np.tile([0.01, 0.93, 0.01, 0.01, 0.01, 0.01, 0.01, 0.01], (len(features), 1))
 
-    monkeypatch.setattr(cells, "place_probabilities", says)
+    monkeypatch.setattr(cells, "_kind_probabilities", says)
     n = len(PLACES)
     sleeve = [("wall", 1, 1), ("floor", 1), ("floor", 2)]
     covered = np.isin(np.arange(n), [PLACES.index(p) for p in sleeve])
@@ -1010,6 +1006,38 @@ def test_the_floor_is_placed_by_its_own_print():
         assert moved is not None
         truly = _where_stretched(by, down) - cells.CENTERS[cells._FLOOR_ROWS]
         np.testing.assert_allclose(moved, truly, atol=5.0)
+
+
+def test_whether_the_floor_lies_in_place_is_seen_in_the_columns_round_it_as_in_all_of_them():
+    # The check that the floor lies where the grid puts it looks at the rows and the
+    # columns round the floor alone (_round_floor); every box it reads across lies in its
+    # columns, so it sees what looking at all the strip's columns sees, to the last bit,
+    # wherever the floor lies.
+    frame, board, reading = _board_in_plain_view()
+    x0, _, x1, _ = cells._FLOOR_STRIP
+    for at, pitch in [(320.0, 1.0), (270.0, 1.1), (380.0, 0.9), (250.0, 0.86), (400.0, 1.14)]:
+        box = cells._round_floor(at, pitch)
+        assert box[2] - box[0] < x1 - x0  # a part only
+        here = (np.array([at - cells._MIDDLE[0]]), np.zeros(1), np.array([pitch]), np.zeros(1))
+        part, across = (cells._FloorPrint.seen_in(frame, board.panel_h, reading.balance, b).shows(here)
+                        for b in (box, (x0, box[1], x1, box[3])))
+        np.testing.assert_array_equal(part, across)
+
+
+def test_the_floors_print_is_judged_over_a_grid_of_fits_as_fit_by_fit():
+    # shows() works a grid of fits out axis by axis; each fit's judgement is the one it
+    # has alone, in np.meshgrid's "ij" order (the order _floor_fit takes its best from).
+    frame, board, reading = _board_in_plain_view()
+    print_ = cells._FloorPrint.seen_in(frame, board.panel_h, reading.balance, cells._FLOOR_STRIP)
+    grid = (np.array([-20.0, 0.0, 30.0]), np.array([-8.0, 16.0]), np.array([0.9, 1.0, 1.1, 1.14]),
+            np.array([-6.0, 6.0]))
+    judged = print_.shows(grid)
+    assert judged.shape == (3, 3 * 2 * 4 * 2)
+    fits = np.array(np.meshgrid(*grid, indexing="ij")).reshape(4, -1)
+    for i in range(fits.shape[1]):
+        alone = print_.shows(tuple(fits[k, i:i + 1] for k in range(4)))
+        np.testing.assert_array_equal(judged[:, i:i + 1], alone)
+    assert len({tuple(column) for column in judged.T}) > 1  # (the fits are told apart)
 
 
 def test_pattern_lines_are_moved_as_the_floor_below_them_the_more_the_lower():

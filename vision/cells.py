@@ -890,15 +890,13 @@ _FLOOR_SHIFTS = (np.arange(-90.0, 91.0, 10.0), np.arange(-40.0, 121.0, 8.0),  # 
                  np.linspace(0.86, 1.14, 6), np.array([-6.0, 0.0, 6.0]))  # pitch; crop px down a place
 _FLOOR_FINE = (np.arange(-6.0, 7.0, 2.0), np.arange(-4.0, 5.0, 2.0), np.linspace(-0.028, 0.028, 5),
                np.arange(-3.0, 3.1, 1.5))
-_FLOOR_GRID, _FLOOR_FINE_GRID = (np.array(np.meshgrid(*grid, indexing="ij")).reshape(4, -1)
-                                 for grid in (_FLOOR_SHIFTS, _FLOOR_FINE))
 _FLOOR_WEIGHTS = np.array([1.0, 0.5, 0.5])  # of the labels, the bonus panel and the frame
 _FLOOR_SHOWN = (0.2, 0.3, 0.1)  # the least the labels, the bonus panel and the frame may show
 _FLOOR_IN_PLACE = (0.3, 0.3, 0.3)  # a floor whose print shows so much where it lies is not searched for
 _FLOOR_BETTER = 0.3  # how much better than where the floor lies now its print must show
 _LABEL_NEAR = (16.0, 8.0)  # crop px across and down: how far from the fit a place's own label is looked for
 _LABEL_PEAK = 0.35  # how clearly a place's own label must show to move it
-_ROUND_ROWS = 36.0  # crop px past the bonus panel's top and the frame's edge below that the looks reach
+_ROUND_FLOOR = 36.0  # crop px past the bonus panel's top, the frame's edge and the boxes that the looks reach
 _FLOOR_PAD = 8  # strip px of nothing round the strip, past which no box looked at reaches
 
 
@@ -914,16 +912,11 @@ def _floor_by_print(frame: np.ndarray, panel_h: np.ndarray, wb: WhiteBalance,
     clearly, or shows it where it lies now (moved by `along`, see _floor_along)."""
     now = CENTERS[_FLOOR_ROWS, 0] + (0.0 if along is None else along)
     pitch, at = np.polyfit(_ALONG, now, 1)
-    here = np.array([[at - _MIDDLE[0]], [0.0], [pitch], [0.0]])
-    # Whether the print shows the floor where it lies is seen in the rows round it alone,
-    # which is all most boards need: from above the bonus panel to below the frame's edge,
-    # with room for the boxes and the ink's look.
-    top = _FLOOR_STRIP[1] + 2 * max(0, (_MIDDLE[1] + _BONUS_TOP * pitch - _ROUND_ROWS - _FLOOR_STRIP[1]) // 2)
-    bottom = min(_FLOOR_STRIP[3], _MIDDLE[1] + _FRAME_BOTTOM * pitch + _ROUND_ROWS)
-    was = _FloorPrint.seen_in(frame, panel_h, wb, top, bottom).shows(here)[:, 0]
+    here = (np.array([at - _MIDDLE[0]]), np.zeros(1), np.array([pitch]), np.zeros(1))
+    was = _FloorPrint.seen_in(frame, panel_h, wb, _round_floor(at, pitch)).shows(here)[:, 0]
     if (was >= _FLOOR_IN_PLACE).all():
         return None
-    found = _floor_fit(_FloorPrint.seen_in(frame, panel_h, wb, _FLOOR_STRIP[1], _FLOOR_STRIP[3]), was)
+    found = _floor_fit(_FloorPrint.seen_in(frame, panel_h, wb, _FLOOR_STRIP), was)
     if found is None:
         return None
     moved = found - CENTERS[_FLOOR_ROWS]
@@ -931,22 +924,39 @@ def _floor_by_print(frame: np.ndarray, panel_h: np.ndarray, wb: WhiteBalance,
         or np.abs(moved[:, 1]).max() >= _FLOOR_MOVE_LEAST else None
 
 
-def _floor_places(fit: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The floor's places (crop px, across and down; a row a fit) with the middle one
-    moved by dx, dy, the places `pitch` times as far apart and each `slope` further down
-    than the one before, for each fit (dx, dy, pitch, slope) of `fit` (4 x fits)."""
-    dx, dy, pitch, slope = fit
-    return ((_MIDDLE[0] + dx)[:, None] + pitch[:, None] * _ALONG,
-            (_MIDDLE[1] + dy)[:, None] + slope[:, None] * _PLACE_STEPS)
+def _round_floor(at: float, pitch: float) -> tuple[float, float, float, float]:
+    """The part of _FLOOR_STRIP (x0, y0, x1, y1, crop px) in which the print shows whether
+    the floor lies with its middle place `at` across, its places `pitch` crop px apart:
+    whether it does is seen in the rows round it alone, which is all most boards need
+    (from above the bonus panel to below the frame's edge, with room for the boxes and the
+    ink's look), and so across (from the frame's edge left of the first place to the far
+    end of the box right of the bonus panel's edge). Its left and top lie a whole strip px
+    from _FLOOR_STRIP's, so that it sees the same pixels."""
+    x0, y0, x1, y1 = _FLOOR_STRIP
+    first, last = at + pitch * _ALONG[[0, -1]]
+    left = first + _FRAME_LEFT * pitch - _EDGE_SIDE - _EDGE_BOX_TALL[0] / 2 - _ROUND_FLOOR
+    right = last + _BONUS_LEFT * pitch + _EDGE_BOX_WIDE[0] + _EDGE_SIDE + _ROUND_FLOOR
+    top = _MIDDLE[1] + _BONUS_TOP * pitch - _ROUND_FLOOR
+    return (x0 + 2 * max(0, (left - x0) // 2), y0 + 2 * max(0, (top - y0) // 2),
+            min(x1, right), min(y1, _MIDDLE[1] + _FRAME_BOTTOM * pitch + _ROUND_FLOOR))
+
+
+def _floor_places(dx: np.ndarray, dy: np.ndarray, pitch: np.ndarray,
+                  slope: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The floor's places (crop px, across and down; along the last axis) with the middle
+    one moved by dx, dy, the places `pitch` times as far apart and each `slope` further
+    down than the one before, for each fit (the four broadcast together)."""
+    return ((_MIDDLE[0] + dx)[..., None] + pitch[..., None] * _ALONG,
+            (_MIDDLE[1] + dy)[..., None] + slope[..., None] * _PLACE_STEPS)
 
 
 class _FloorPrint:
-    """What of the floor's print the balanced panel shows over rows of _FLOOR_STRIP, at
+    """What of the floor's print the balanced panel shows over part of _FLOOR_STRIP, at
     _SCALE: where the labels' ink shows, and how the blue's edges do."""
 
-    def __init__(self, strip: np.ndarray, seen: np.ndarray, top: float):
+    def __init__(self, strip: np.ndarray, seen: np.ndarray, origin: tuple[float, float]):
         s = _SCALE
-        self.origin = (_FLOOR_STRIP[0], top)
+        self.origin = origin
         dark = cv2.morphologyEx(cv2.cvtColor(strip, cv2.COLOR_BGR2GRAY), cv2.MORPH_BLACKHAT, _INK_ROUND)
         b, g, r = cv2.split(strip)
         tint = cv2.subtract(cv2.max(cv2.max(b, g), r), cv2.min(cv2.min(b, g), r))
@@ -981,14 +991,14 @@ class _FloorPrint:
 
     @classmethod
     def seen_in(cls, frame: np.ndarray, panel_h: np.ndarray, wb: WhiteBalance,
-                top: float, bottom: float) -> _FloorPrint:
-        """The print over rows `top` to `bottom` (crop px) of _FLOOR_STRIP in a frame."""
+                box: tuple[float, float, float, float]) -> _FloorPrint:
+        """The print over `box` (x0, y0, x1, y1, crop px) of _FLOOR_STRIP in a frame."""
         s = _SCALE
-        x0, x1 = _FLOOR_STRIP[0::2]
-        size = (round((x1 - x0) * s), round((bottom - top) * s))
-        to_img = panel_h @ np.array([[1 / s, 0, x0], [0, 1 / s, top], [0, 0, 1.0]])
+        x0, y0, x1, y1 = box
+        size = (round((x1 - x0) * s), round((y1 - y0) * s))
+        to_img = panel_h @ np.array([[1 / s, 0, x0], [0, 1 / s, y0], [0, 0, 1.0]])
         strip = wb.apply_u8(cv2.warpPerspective(frame, np.linalg.inv(to_img), size, flags=cv2.INTER_LINEAR))
-        return cls(strip, in_frame(to_img, *size, frame.shape[1], frame.shape[0]), top)
+        return cls(strip, in_frame(to_img, *size, frame.shape[1], frame.shape[0]), (x0, y0))
 
     def index(self, x: np.ndarray | float, y: np.ndarray | float) -> tuple[np.ndarray, np.ndarray]:
         """The pixel (column, row) of the padded maps at crop px (x, y)."""
@@ -1000,37 +1010,42 @@ class _FloorPrint:
         ix, iy = self.index(x, y)
         return self.maps[which][iy * self.labels.shape[1] + ix]
 
-    def shows(self, fit: np.ndarray) -> np.ndarray:
+    def shows(self, grid: tuple[np.ndarray, ...]) -> np.ndarray:
         """How clearly the labels, the bonus panel and the frame show (3 x fits) at each
-        fit (see _floor_places)."""
-        xs, ys = _floor_places(fit)
-        pitch = fit[2][:, None]
-        label_y = ys - _LABEL_ABOVE * pitch
-        between = (xs[:, :-1] + xs[:, 1:]) / 2, (label_y[:, :-1] + label_y[:, 1:]) / 2
-        labels = self.at(0, xs, label_y).mean(axis=1) - 0.5 * self.at(1, *between).mean(axis=1)
-        bonus_x, bonus_y = xs[:, -1] + _BONUS_LEFT * fit[2], ys[:, -1] + _BONUS_TOP * fit[2]
+        fit of a grid (dx, dy, pitch, slope: each a 1-d array of values, the fits all
+        their combinations, in the order of np.meshgrid's "ij"; see _floor_places). What
+        lies across depends on dx and the pitch alone, so it is worked out once for each."""
+        shape = [len(v) for v in grid]
+        dx, dy, pitch, slope = (np.reshape(v, [n if k == j else 1 for k, n in enumerate(shape)])
+                                for j, v in enumerate(grid))
+        xs, ys = _floor_places(dx, dy, pitch, slope)
+        label_y = ys - _LABEL_ABOVE * pitch[..., None]
+        between = (xs[..., :-1] + xs[..., 1:]) / 2, (label_y[..., :-1] + label_y[..., 1:]) / 2
+        labels = self.at(0, xs, label_y).mean(axis=-1) - 0.5 * self.at(1, *between).mean(axis=-1)
+        bonus_x, bonus_y = xs[..., -1] + _BONUS_LEFT * pitch, ys[..., -1] + _BONUS_TOP * pitch
         bonus = (self.at(2, bonus_x, bonus_y + _EDGE_BOX_TALL[1] / 2 + _EDGE_SIDE)
                  + self.at(3, bonus_x + _EDGE_BOX_WIDE[0] / 2 + _EDGE_SIDE, bonus_y)) / 2
-        frame_x, frame_y = xs[:, 0] + _FRAME_LEFT * fit[2], ys + _FRAME_BOTTOM * pitch
-        frame_shows = (-self.at(2, frame_x, ys[:, 0])
-                       + self.at(3, xs[:, 1:6:2], frame_y[:, 1:6:2]).mean(axis=1)) / 2
-        return np.array([labels, bonus, frame_shows])
+        frame_x, frame_y = xs[..., 0] + _FRAME_LEFT * pitch, ys + _FRAME_BOTTOM * pitch[..., None]
+        frame_shows = (-self.at(2, frame_x, ys[..., 0])
+                       + self.at(3, xs[..., 1:6:2], frame_y[..., 1:6:2]).mean(axis=-1)) / 2
+        return np.array([np.broadcast_to(part, shape).ravel() for part in (labels, bonus, frame_shows)])
 
 
 def _floor_fit(print_: _FloorPrint, was: np.ndarray) -> np.ndarray | None:
     """Where the floor's places lie (crop px), by its print, if it shows them clearly
     and far better than where they lie now (which shows `was`, see _FloorPrint.shows)."""
 
-    def best(grid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def best(grid: tuple[np.ndarray, ...]) -> tuple[np.ndarray, np.ndarray]:
         parts = print_.shows(grid)
         i = int(np.argmax(_FLOOR_WEIGHTS @ parts))
-        return grid[:, i], parts[:, i]
+        at = np.unravel_index(i, [len(v) for v in grid])
+        return np.array([v[k] for v, k in zip(grid, at, strict=True)]), parts[:, i]
 
-    coarse, _ = best(_FLOOR_GRID)
-    fit, parts = best(coarse[:, None] + _FLOOR_FINE_GRID)
+    coarse, _ = best(_FLOOR_SHIFTS)
+    fit, parts = best(tuple(c + fine for c, fine in zip(coarse, _FLOOR_FINE, strict=True)))
     if (parts < _FLOOR_SHOWN).any() or _FLOOR_WEIGHTS @ (parts - was) <= _FLOOR_BETTER:
         return None
-    xs, ys = _floor_places(fit[:, None])
+    xs, ys = _floor_places(*fit[:, None])
     found = np.column_stack([xs[0], ys[0]])
     # The fit lays the places evenly; a grid off its board is off in perspective too, so
     # each place is then moved to its own label, where that shows clearly near.
@@ -2061,17 +2076,17 @@ def window_features(pixels: np.ndarray, hists: np.ndarray, glare: np.ndarray) ->
     share, and lightness and saturation order statistics, which say how dark, how vivid
     and how uniform the window is without fixing any colour."""
     n = len(hists)
-    px = pixels.reshape(n, -1, 3).astype(np.float32)
+    px = pixels.reshape(n, -1, 3).astype(np.float32, copy=False)
     b, g, r = px[..., 0], px[..., 1], px[..., 2]
     hi, lo = np.maximum(np.maximum(b, g), r), np.minimum(np.minimum(b, g), r)
     sat = (hi - lo) / np.maximum(hi, 1.0)
     m = px.shape[1]
-    v = np.sort(hi, axis=1) / 255.0
+    v = np.sort(hi, axis=1)[:, [m // 10, m // 2, 9 * m // 10]] / 255.0
     sq = np.sort(sat, axis=1)
     stats = np.stack([
-        v[:, m // 10], v[:, m // 2], v[:, 9 * m // 10], sq[:, m // 2], sq[:, 9 * m // 10],
+        v[:, 0], v[:, 1], v[:, 2], sq[:, m // 2], sq[:, 9 * m // 10],
         ((hi >= 40) & (sat >= 0.45)).mean(axis=1),  # vivid
-        ((sat >= 0.3) & (b > r + 30) & (g > r + 30)).mean(axis=1),  # teal ink
+        ((sat >= 0.3) & (np.minimum(b, g) > r + 30)).mean(axis=1),  # teal ink
         (hi < 70).mean(axis=1),  # dark
     ], axis=1)
     total = hists.sum(axis=1, keepdims=True) + glare[:, None]
@@ -2090,6 +2105,7 @@ _TEAL_INK = len(color.WORD_NAMES) + 1 + 6
 _TEAL_WORDS = [color.WORD_NAMES.index(w) for w in ("teal", "darkteal")]
 
 
+@functools.cache
 def place_kind(place: tuple, side: str) -> str:
     """Which place model reads a place: pattern lines and floor share one; a wall cell
     is read by the grey side's or, on the coloured side, by its printed colour's."""
@@ -2258,15 +2274,40 @@ def place_probabilities(kind: str, features: np.ndarray, *, clear: bool = False,
     and _RELIEF_SAY; `clear`: on a board nothing lies over, see _RELIEF_ALONE_CLEAR and
     _RELIEF_ALONE_SURE_CLEAR; `settled`: on a board whose grid is chosen, see SETTLED;
     `final`: read out by the final models, see FINAL)."""
-    classes, p = _kind_probabilities(kind, features, final)
-    if settled and SETTLED + kind in PLACE_MODELS:
-        p = (p + _model_probabilities(PLACE_MODELS[SETTLED + kind], features)[1]) / 2
-    if kind in BOARD_KINDS and not (clear and kind in _RELIEF_ALONE_CLEAR):
+    colour_too = kind in BOARD_KINDS and not (clear and kind in _RELIEF_ALONE_CLEAR)
+    return _said(kind, _PlaceSays.of(kind, features, settled=settled, final=final, colour=colour_too), clear)
+
+
+@dataclass(frozen=True)
+class _PlaceSays:
+    """What a place model and its model of the colour looks alone (None: it has none, or
+    it was not asked) say of rows of features, before they are weighed together: a board
+    read both as one something lies over and as one nothing does weighs the same says."""
+
+    classes: list
+    p: np.ndarray
+    colour: np.ndarray | None
+
+    @classmethod
+    def of(cls, kind: str, features: np.ndarray, *, settled: bool, final: bool,
+           colour: bool = True) -> _PlaceSays:
+        classes, p = _kind_probabilities(kind, features, final)
+        if settled and SETTLED + kind in PLACE_MODELS:
+            p = (p + _model_probabilities(PLACE_MODELS[SETTLED + kind], features)[1]) / 2
+        colour_p = (_kind_probabilities(COLOUR_ONLY + kind, features[:, :COLOUR_COLUMNS], final)[1]
+                    if colour and kind in BOARD_KINDS else None)
+        return cls(classes, p, colour_p)
+
+
+def _said(kind: str, says: _PlaceSays, clear: bool) -> tuple[list, np.ndarray]:
+    """A place model's classes and probabilities, its says weighed (see place_probabilities)."""
+    p = says.p
+    if says.colour is not None and not (clear and kind in _RELIEF_ALONE_CLEAR):
         w = _RELIEF_SAY.get(kind, 0.5)
         if clear and kind in _RELIEF_ALONE_SURE_CLEAR:
             w = np.where(p.max(axis=1, keepdims=True) >= SURE, 1.0, w)
-        p = w * p + (1 - w) * _kind_probabilities(COLOUR_ONLY + kind, features[:, :COLOUR_COLUMNS], final)[1]
-    return classes, p
+        p = w * p + (1 - w) * says.colour
+    return says.classes, p
 
 
 def _kind_probabilities(kind: str, features: np.ndarray, final: bool) -> tuple[list, np.ndarray]:
@@ -2309,13 +2350,14 @@ def _read_places(features: np.ndarray, glare: np.ndarray, hists: np.ndarray, sid
     the board's frame shows all round (see _RELIEF_ALONE_CLEAR and
     _RELIEF_ALONE_SURE_CLEAR); `settled`, `final`: see SETTLED and FINAL."""
     every = list(range(len(PLACES)))
-    probs = _by_kind(lambda place: place_kind(place, side), every, features, settled=settled, final=final)
-    if side == "colored" and not covered.any() and not _seen_over(probs) \
-            and sum(float(p.max()) < SURE for _, p in probs.values()) <= _UNSURE_MOST:
-        clear = _by_kind(lambda place: place_kind(place, side), every, features, clear=True, settled=settled,
-                         final=final)
-        if not _seen_over(clear) and any(_told(probs[i]) != _told(clear[i]) for i in clear) and frame_shown():
-            probs = clear
+    says = _says_by_kind(lambda place: place_kind(place, side), every, features, settled=settled, final=final)
+    weighed = _weighed(says, clear=False)
+    probs = _by_place(weighed)
+    if side == "colored" and not covered.any() and not _seen_over(weighed) \
+            and sum(int((p.max(axis=1) < SURE).sum()) for _, _, p in weighed.values()) <= _UNSURE_MOST:
+        clear = _weighed(says, clear=True)
+        if not _seen_over(clear) and _told_apart(weighed, clear) and frame_shown():
+            probs = _by_place(clear)
     for i in np.flatnonzero(cut):
         classes, p = _kind_probabilities(COLOUR_ONLY + place_kind(PLACES[i], side),
                                          features[i:i + 1, :COLOUR_COLUMNS], final)
@@ -2323,18 +2365,18 @@ def _read_places(features: np.ndarray, glare: np.ndarray, hists: np.ndarray, sid
     places = {}
     said: dict[tuple, Reading] = {}
     over = np.zeros(len(PLACES), bool)
+    # Glare is one of what the model reads (its share of the window): a glint over part of
+    # a tile still leaves the rest to read it by. Only a window out of the frame says nothing.
+    in_view = hists.sum(axis=1) + glare > 0
     for i, place in enumerate(PLACES):
-        total = hists[i].sum() + glare[i]
         classes, p = probs[i]
-        # Glare is one of what the model reads (its share of the window): a glint over
-        # part of a tile still leaves the rest to read it by. Only a window out of the
-        # frame says nothing.
-        if total <= 0:
+        if not in_view[i]:
             places[place] = Reading(UNKNOWN, 0.0)
             probs[i] = (classes, np.full(len(classes), 1.0 / len(classes)))  # says nothing
             continue
-        if place[0] == "line":  # the marker never lies on a pattern line
-            p = np.where([c == MARKER for c in classes], 0.0, p)
+        if place[0] == "line" and MARKER in classes:  # the marker never lies on a pattern line
+            p = p.copy()
+            p[classes.index(MARKER)] = 0.0
             p = p / p.sum()
             probs[i] = (classes, p)
         if covered[i] and "black" in classes and HIDDEN in classes:
@@ -2361,9 +2403,8 @@ def _read_places(features: np.ndarray, glare: np.ndarray, hists: np.ndarray, sid
         for j, reading in enumerate(decoded):
             places[("line", k, j)] = reading
     index = [PLACES.index(("floor", j)) for j in range(7)]
-    in_view = [hists[i].sum() + glare[i] > 0 for i in index]
     floor = _floor_filled([places[("floor", j)] for j in range(7)],
-                          _decode_floor([probs[i] for i in index], in_view))
+                          _decode_floor([probs[i] for i in index], list(in_view[index])))
     places.update({("floor", j): reading for j, reading in enumerate(floor)})
     return places, over, said
 
@@ -2612,30 +2653,49 @@ def _panel_balance(panel: np.ndarray, s: float, rough: WhiteBalance) -> WhiteBal
     return WhiteBalance.from_reference(ref)
 
 
-def _told(said: tuple[list, np.ndarray]) -> tuple[int, bool]:
-    """What a place's class probabilities tell: the likeliest class, and whether surely."""
-    p = said[1]
-    best = int(np.argmax(p))
-    return best, bool(p[best] >= SURE)
+def _told_apart(a: dict[str, tuple[list[int], list, np.ndarray]],
+                b: dict[str, tuple[list[int], list, np.ndarray]]) -> bool:
+    """Whether two weighings of the same places (see _weighed) tell any place apart: its
+    likeliest class, or whether that is SURE."""
+    for (_, _, p), (_, _, q) in zip(a.values(), b.values(), strict=True):
+        sure_p, sure_q = p.max(axis=1) >= SURE, q.max(axis=1) >= SURE
+        if (p.argmax(axis=1) != q.argmax(axis=1)).any() or (sure_p != sure_q).any():
+            return True
+    return False
 
 
-def _seen_over(probs: dict[int, tuple[list, np.ndarray]]) -> bool:
-    """Whether the model sees something over any of the places (see _by_kind)."""
-    return any(classes[int(np.argmax(p))] == HIDDEN for classes, p in probs.values())
+def _seen_over(weighed: dict[str, tuple[list[int], list, np.ndarray]]) -> bool:
+    """Whether the model sees something over any of the places (see _weighed)."""
+    return any(HIDDEN in classes and bool((p.argmax(axis=1) == classes.index(HIDDEN)).any())
+               for _, classes, p in weighed.values())
 
 
 def _by_kind(kind_of, rows: list[int], features: np.ndarray, *, clear: bool = False,
              settled: bool = False, final: bool = False) -> dict[int, tuple[list, np.ndarray]]:
     """Class probabilities of places (by index), each under the model `kind_of` names for
     it (`clear`, `settled`, `final`: see place_probabilities)."""
+    return _by_place(_weighed(_says_by_kind(kind_of, rows, features, settled=settled, final=final), clear))
+
+
+def _says_by_kind(kind_of, rows: list[int], features: np.ndarray, *, settled: bool = False,
+                  final: bool = False) -> dict[str, tuple[list[int], _PlaceSays]]:
+    """What each kind of place's models say of its places (by index): see _PlaceSays."""
     groups: dict[str, list[int]] = {}
     for i in rows:
         groups.setdefault(kind_of(PLACES[i]), []).append(i)
-    out = {}
-    for kind, idx in groups.items():
-        classes, p = place_probabilities(kind, features[idx], clear=clear, settled=settled, final=final)
-        out.update({i: (classes, row) for i, row in zip(idx, p, strict=True)})
-    return out
+    return {kind: (idx, _PlaceSays.of(kind, features[idx], settled=settled, final=final))
+            for kind, idx in groups.items()}
+
+
+def _weighed(says: dict[str, tuple[list[int], _PlaceSays]],
+             clear: bool) -> dict[str, tuple[list[int], list, np.ndarray]]:
+    """Each kind's places (by index), classes and probabilities (a row a place), its says weighed."""
+    return {kind: (idx, *_said(kind, kind_says, clear)) for kind, (idx, kind_says) in says.items()}
+
+
+def _by_place(weighed: dict[str, tuple[list[int], list, np.ndarray]]) -> dict[int, tuple[list, np.ndarray]]:
+    """Each place's classes and probabilities, by its index."""
+    return {i: (classes, row) for idx, classes, p in weighed.values() for i, row in zip(idx, p, strict=True)}
 
 
 def _side_by_model(features: np.ndarray, hists: np.ndarray, glare: np.ndarray) -> tuple[str, float]:

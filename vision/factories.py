@@ -225,7 +225,7 @@ def read_factories(frame: np.ndarray, blue: np.ndarray, scale: float, wb: WhiteB
         # sunburst; the disc's own ring then measures it.
         guesses = []
         if factories:
-            guesses.append(float(np.median([f.radius / DISC_RADIUS_MM for f in factories])))
+            guesses.append(median(np.array([f.radius / DISC_RADIUS_MM for f in factories])))
         if plane is not None:
             guesses.append(_local_ppm(plane, plane.to_plane([c_img])[0]))
         if not factories:

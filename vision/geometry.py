@@ -106,7 +106,7 @@ def focal_from_homography(h: np.ndarray, width: int, height: int) -> float:
     default = 0.85 * max(width, height)
     size = max(width, height)
     good = [np.sqrt(g) for g in guesses if g > 0 and 0.45 * size < np.sqrt(g) < 2.5 * size]
-    return float(np.median(good)) if good else default
+    return sum(good) / len(good) if good else default  # (the median of at most two)
 
 
 def camera_in_plane(h: np.ndarray, width: int, height: int) -> np.ndarray:
@@ -118,7 +118,9 @@ def camera_in_plane(h: np.ndarray, width: int, height: int) -> np.ndarray:
     r1, r2, t = m[:, 0] * lam, m[:, 1] * lam, m[:, 2] * lam
     if t[2] < 0:  # the plane must lie in front of the camera
         r1, r2, t = -r1, -r2, -t
-    r = np.stack([r1, r2, np.cross(r1, r2)], axis=1)
+    # (np.cross, as numpy works it out, but without its overhead)
+    r3 = [r1[1] * r2[2] - r1[2] * r2[1], r1[2] * r2[0] - r1[0] * r2[2], r1[0] * r2[1] - r1[1] * r2[0]]
+    r = np.column_stack([r1, r2, r3])
     u, _, vt = np.linalg.svd(r)
     r = u @ vt
     c = -r.T @ t
