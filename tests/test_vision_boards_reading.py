@@ -921,6 +921,39 @@ def test_a_board_the_frames_edge_cuts_is_not_occluded():
     assert not rec.observation["occluded"]
 
 
+@pytest.mark.parametrize("side", ["colored", "grey"])
+def test_a_boards_places_are_weighed_both_ways_from_one_asking_of_their_models(side):
+    # _read_places asks each kind's models once and weighs what they say both as on a
+    # board something may lie over and as on one nothing does: each way, as
+    # place_probabilities says, in every read (first, settled, final).
+    rows = np.random.default_rng(5).normal(size=(len(PLACES), len(PLACE_MODELS["open"]["mean"])))
+    rows = rows * PLACE_MODELS["open"]["scale"] + PLACE_MODELS["open"]["mean"]
+    every = list(range(len(PLACES)))
+
+    def told(p: np.ndarray) -> tuple[int, bool]:
+        return int(np.argmax(p)), bool(p.max() >= cells.SURE)
+
+    for settled, final in [(False, False), (True, False), (False, True), (True, True)]:
+        says = cells._says_by_kind(lambda place: place_kind(place, side), every, rows, settled=settled,
+                                   final=final)
+        assert len(says) == (6 if side == "colored" else 2)
+        for clear in (False, True):
+            weighed = cells._weighed(says, clear)
+            for kind, (idx, classes, p) in weighed.items():
+                want = cells.place_probabilities(kind, rows[idx], clear=clear, settled=settled, final=final)
+                assert classes == want[0]
+                np.testing.assert_array_equal(p, want[1])
+        # Whether the two weighings tell any place apart (its likeliest class, or whether
+        # it is sure), and whether the model sees something over any place, row by row:
+        usual, clear = (cells._by_place(cells._weighed(says, weighing)) for weighing in (False, True))
+        apart = any(told(usual[i][1]) != told(clear[i][1]) for i in every)
+        assert cells._told_apart(cells._weighed(says, False), cells._weighed(says, True)) == apart
+        assert apart or side == "grey"  # (on the coloured side the relief look alone reads the wall)
+        for weighing, by_place in ((False, usual), (True, clear)):
+            over = any(classes[int(np.argmax(p))] == HIDDEN for classes, p in by_place.values())
+            assert cells._seen_over(cells._weighed(says, weighing)) == over
+
+
 @pytest.mark.parametrize("kind", ["wall:yellow", "wall:grey", "open"])
 def test_the_relief_looks_more_say_on_a_board_nothing_lies_over_is_where_only_a_tile_shows_relief(kind):
     # A coloured wall cell holds a tile of its print's colour or shows the print, what the

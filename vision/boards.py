@@ -11,6 +11,7 @@ Stages, each on the physical board rather than on any one picture of it:
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Callable
@@ -31,6 +32,7 @@ from .geometry import (
     parallax,
     plane_aspect,
     rect_homography,
+    rolled,
 )
 from .stats import components, percentile
 
@@ -742,9 +744,19 @@ def _diagonal_at(to_mm: np.ndarray, point: np.ndarray) -> float | None:
     middle = apply_h(to_mm, [point])[0]
     half = np.array([BOARD_W_MM, BOARD_H_MM]) / 2
     signs = ((-1, -1), (1, -1), (1, 1), (-1, 1))
-    corners = apply_h(np.linalg.inv(to_mm), [middle + half * sign for sign in signs])
+    from_mm = _inverse(np.asarray(to_mm, np.float64).tobytes())
+    corners = apply_h(from_mm, [middle + half * sign for sign in signs])
     diagonal = _diagonals(corners)
     return diagonal if np.isfinite(diagonal) and diagonal > 0 else None
+
+
+@functools.lru_cache(maxsize=32)
+def _inverse(h: bytes) -> np.ndarray:
+    """The inverse of a 3 x 3 homography (its float64 bytes): a frame's few table planes
+    are asked the size of a board at many points."""
+    inverse = np.linalg.inv(np.frombuffer(h, np.float64).reshape(3, 3))
+    inverse.setflags(write=False)  # (shared by every caller)
+    return inverse
 
 
 def _diagonals(quad: np.ndarray) -> float:
@@ -788,7 +800,7 @@ def _whole_board(contour: np.ndarray, hull_area: float, small: np.ndarray, scale
     qarea = cv2.contourArea(quad.astype(np.float32))
     if qarea <= 0 or hull_area / qarea < 0.85 or not cv2.isContourConvex(quad.astype(np.float32)):
         return None
-    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    sides = np.linalg.norm(quad - rolled(quad, -1), axis=1)
     if sides.min() / sides.max() < 0.35:
         return None
     # An outline cut short by something over a side of the board (its frame's blue then
@@ -1031,7 +1043,7 @@ def grown(board: BoardFind, small: np.ndarray, scale: float, full: np.ndarray, w
         for is_width, run_on in _run_on(sides, small, to_mm):
             if is_width != (k % 2 == 0):
                 continue
-            again = _refined(np.roll(run_on, k, axis=0) / scale, 1.0, full, wb, partial=True, occluded=True,
+            again = _refined(rolled(run_on, k) / scale, 1.0, full, wb, partial=True, occluded=True,
                              looked=True)
             if again is not None:
                 out.append(replace(again, confidence=board.confidence, turn_told=board.turn_told))
@@ -1378,11 +1390,11 @@ def _orient_and_refine(small: np.ndarray, quad_small: np.ndarray, scale: float, 
     if oriented is None:
         return None
     k, clarity = oriented
-    quad = np.roll(order_clockwise(quad_small), -k, axis=0) / scale
+    quad = rolled(order_clockwise(quad_small), -k) / scale
     if clarity is not None:
         return _refined(quad, clarity, full, wb, partial=partial, occluded=occluded)
     for quarters in range(4):  # the panel measured at whichever turn shows it; the print tells which is right
-        board = _refined(np.roll(quad, -quarters, axis=0), 0.0, full, wb, partial=partial, occluded=True)
+        board = _refined(rolled(quad, -quarters), 0.0, full, wb, partial=partial, occluded=True)
         if board is not None:
             return replace(board, turn_told=False)
     return None
@@ -1403,7 +1415,7 @@ def board_sized(board: BoardFind, to_mm: np.ndarray, scale: float) -> bool:
     """Whether every side of a board's outline measures a board's side on the table
     plane `to_mm` (small px -> mm; `scale`: small px per image px)."""
     corners = apply_h(to_mm, board.quad * scale)
-    sides = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)
+    sides = np.linalg.norm(corners - rolled(corners, -1), axis=1)
     return bool(np.all((sides > _SIDE_MM[0]) & (sides < _SIDE_MM[1])))
 
 
@@ -1436,7 +1448,7 @@ def turned(board: BoardFind, quarters: int, full: np.ndarray, wb: WhiteBalance) 
     been misjudged."""
     # It was found a board already: turned, the hand that hid its strip may hide what
     # the look for a board judges by, and only the print tells whether the turn is right.
-    refined = _refined(np.roll(board.quad, -quarters, axis=0), 0.0, full, wb, partial=True, occluded=True,
+    refined = _refined(rolled(board.quad, -quarters), 0.0, full, wb, partial=True, occluded=True,
                        looked=True)
     return None if refined is None else replace(refined, confidence=board.confidence)
 

@@ -54,7 +54,7 @@ from .boards import (
     turned,
 )
 from .color import COLORS, MARKER, UNKNOWN, Reading, WhiteBalance
-from .geometry import apply_h, camera_in_plane, in_frame, parallax
+from .geometry import apply_h, camera_in_plane, in_frame, parallax, rolled
 from .stats import counted_percentile, median, percentile
 
 CELL_PX = 78
@@ -1455,7 +1455,7 @@ def _facing_middle(frame: np.ndarray, board: BoardFind, rough: WhiteBalance, cre
     2 and 1000.)"""
     toward = middle - board.center
     for quarters in range(4):
-        top = np.roll(board.quad, -quarters, axis=0)[:2].mean(axis=0)  # the owner's top edge, so turned
+        top = rolled(board.quad, -quarters)[:2].mean(axis=0)  # the owner's top edge, so turned
         up = top - board.center
         if np.dot(up, toward) >= _FACING * np.linalg.norm(up) * np.linalg.norm(toward):
             break

@@ -33,7 +33,7 @@ from .boards import (
 )
 from .cells import FINAL, HIDDEN, PLACE_MODELS, leans_on, place_probabilities, window_features
 from .color import COLORS, MARKER, UNKNOWN, WhiteBalance
-from .geometry import apply_h, camera_in_plane, clockwise_from_bottom, parallax, stretches
+from .geometry import apply_h, camera_in_plane, clockwise_from_bottom, parallax, rolled, stretches
 from .stats import components, median, percentile
 
 SUNBURST_RADIUS_MM = 29.5
@@ -1294,14 +1294,14 @@ _PLACED_CREAM_LEAST = 0.2
 
 def _one_stretch(hidden: np.ndarray) -> bool:
     """Whether the sectors hidden (one flag a sector, round the disc) run unbroken."""
-    return int((hidden & ~np.roll(hidden, 1)).sum()) == 1
+    return int((hidden & ~rolled(hidden, 1)).sum()) == 1
 
 
 def _gaps_closed(hidden: np.ndarray) -> np.ndarray:
     """The sectors hidden, with each one shown between two hidden taken as hidden: an
     arm's edge or a fold of its sleeve the rim's hue can show one sector within the
     stretch it hides (seed 7, frame 183)."""
-    return hidden | (np.roll(hidden, 1) & np.roll(hidden, -1))
+    return hidden | (rolled(hidden, 1) & rolled(hidden, -1))
 
 
 @lru_cache(maxsize=8)
@@ -1339,7 +1339,7 @@ def _hidden_sectors(hsv: np.ndarray, seen: np.ndarray, rim_lightest: int = _RIM_
     cream = (s < 90) & (v > 100)
     # Either band gone, over a stretch wider than blur or a misfit leaves: a thing on top.
     gone = (share(brown, rim_at) < 0.25) | (share(cream, ring_at) < 0.2)
-    return gone & (np.roll(gone, 1) | np.roll(gone, -1))
+    return gone & (rolled(gone, 1) | rolled(gone, -1))
 
 
 def _tile_pixels(words: np.ndarray, hsv: np.ndarray) -> np.ndarray:
@@ -1411,7 +1411,7 @@ def _tile_sites(tile_px: np.ndarray, patch: np.ndarray, ppm: float,
     cgx, cgy, steep = _colour_gradient(lab)
     hist = (_turns(gx, gy, cv2.magnitude(gx, gy) * edge_zone, 0.01)
             + _turns(cgx, cgy, steep * inside[:2 * lab.shape[0]:2, :2 * lab.shape[1]:2], 0.1))
-    hist = hist + 0.5 * (np.roll(hist, 1) + np.roll(hist, -1))
+    hist = hist + 0.5 * (rolled(hist, 1) + rolled(hist, -1))
     # The turns the edges run at most: the strongest, and those nearly as strong.
     order = np.argsort(-hist, kind="stable")
     turns = [int(j) for j in order if hist[j] > 0 and hist[j] >= _TURN_IN_DOUBT * hist[order[0]]
@@ -1492,7 +1492,7 @@ def _read_center(frame: np.ndarray, plane: _Plane, factories: list[FactoryReadin
     patch = plane.patch(frame, middle, radius, wb, ppm)
     n = patch.shape[0]
     inside = _radius_grid(n, ppm) < radius
-    lab = cv2.cvtColor(np.clip(patch / 255.0, 0, 1).astype(np.float32), cv2.COLOR_BGR2Lab)
+    lab = cv2.cvtColor(patch / np.float32(255.0), cv2.COLOR_BGR2Lab)  # (balanced: 0-255 already)
     # A sample is plenty for the table's colour.
     sample = lab.reshape(-1, 3)[np.flatnonzero(inside)[::7]]
     table = np.array([np.median(sample[:, k]) for k in range(3)], np.float32)

@@ -13,6 +13,13 @@ import cv2
 import numpy as np
 
 
+def rolled(a: np.ndarray, shift: int) -> np.ndarray:
+    """np.roll(a, shift, axis=0), for the short arrays the recogniser turns round (a quad's
+    corners, a disc's sectors), where np.roll's overhead is nearly all its time."""
+    n = len(a)
+    return a[(np.arange(n) - shift) % n]
+
+
 def order_clockwise(quad: np.ndarray) -> np.ndarray:
     """Four image points ordered clockwise on screen (y down), starting top-left-most."""
     q = np.asarray(quad, np.float64).reshape(4, 2)
@@ -20,7 +27,7 @@ def order_clockwise(quad: np.ndarray) -> np.ndarray:
     angles = np.arctan2(q[:, 1] - c[1], q[:, 0] - c[0])
     q = q[np.argsort(angles)]  # increasing angle with y down = clockwise on screen
     start = int(np.argmin(q.sum(axis=1)))
-    return np.roll(q, -start, axis=0)
+    return rolled(q, -start)
 
 
 def apply_h(h: np.ndarray, points: np.ndarray) -> np.ndarray:
