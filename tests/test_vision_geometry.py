@@ -16,6 +16,7 @@ from vision.geometry import (
     parallax,
     plane_aspect,
     rect_homography,
+    rolled,
     stretches,
 )
 from vision.synth.camera import look_at
@@ -24,6 +25,16 @@ from vision.synth.camera import look_at
 def test_order_clockwise_starts_top_left():
     quad = np.array([[100, 100], [10, 100], [10, 10], [100, 10]], float)
     assert order_clockwise(quad).tolist() == [[10, 10], [100, 10], [100, 100], [10, 100]]
+
+
+@pytest.mark.parametrize("n", [1, 2, 4, 36])
+def test_rolled_turns_an_array_round_as_np_roll_does(n):
+    rng = np.random.default_rng(n)
+    for a in (rng.normal(size=n), rng.normal(size=(n, 2)), rng.random(n) > 0.5):
+        for shift in range(-n - 2, n + 3):
+            turned = rolled(a, shift)
+            np.testing.assert_array_equal(turned, np.roll(a, shift, axis=0))
+            assert turned.dtype == a.dtype
 
 
 def test_seats_go_bottom_left_top_right():
