@@ -2653,8 +2653,11 @@ def _panel_balance(panel: np.ndarray, s: float, rough: WhiteBalance) -> WhiteBal
     return WhiteBalance.from_reference(ref)
 
 
-def _told_apart(a: dict[str, tuple[list[int], list, np.ndarray]],
-                b: dict[str, tuple[list[int], list, np.ndarray]]) -> bool:
+# Each kind's places (by index), classes and probabilities, a row a place (see _weighed).
+_Weighed = dict[str, tuple[list[int], list, np.ndarray]]
+
+
+def _told_apart(a: _Weighed, b: _Weighed) -> bool:
     """Whether two weighings of the same places (see _weighed) tell any place apart: its
     likeliest class, or whether that is SURE."""
     for (_, _, p), (_, _, q) in zip(a.values(), b.values(), strict=True):
@@ -2664,17 +2667,15 @@ def _told_apart(a: dict[str, tuple[list[int], list, np.ndarray]],
     return False
 
 
-def _seen_over(weighed: dict[str, tuple[list[int], list, np.ndarray]]) -> bool:
+def _seen_over(weighed: _Weighed) -> bool:
     """Whether the model sees something over any of the places (see _weighed)."""
     return any(HIDDEN in classes and bool((p.argmax(axis=1) == classes.index(HIDDEN)).any())
                for _, classes, p in weighed.values())
 
 
-def _by_kind(kind_of, rows: list[int], features: np.ndarray, *, clear: bool = False,
-             settled: bool = False, final: bool = False) -> dict[int, tuple[list, np.ndarray]]:
-    """Class probabilities of places (by index), each under the model `kind_of` names for
-    it (`clear`, `settled`, `final`: see place_probabilities)."""
-    return _by_place(_weighed(_says_by_kind(kind_of, rows, features, settled=settled, final=final), clear))
+def _by_kind(kind_of, rows: list[int], features: np.ndarray) -> dict[int, tuple[list, np.ndarray]]:
+    """Class probabilities of places (by index), each under the model `kind_of` names for it."""
+    return _by_place(_weighed(_says_by_kind(kind_of, rows, features), clear=False))
 
 
 def _says_by_kind(kind_of, rows: list[int], features: np.ndarray, *, settled: bool = False,
@@ -2687,13 +2688,13 @@ def _says_by_kind(kind_of, rows: list[int], features: np.ndarray, *, settled: bo
             for kind, idx in groups.items()}
 
 
-def _weighed(says: dict[str, tuple[list[int], _PlaceSays]],
-             clear: bool) -> dict[str, tuple[list[int], list, np.ndarray]]:
-    """Each kind's places (by index), classes and probabilities (a row a place), its says weighed."""
+def _weighed(says: dict[str, tuple[list[int], _PlaceSays]], clear: bool) -> _Weighed:
+    """Each kind's places, classes and probabilities, its says weighed (`clear`: see
+    place_probabilities)."""
     return {kind: (idx, *_said(kind, kind_says, clear)) for kind, (idx, kind_says) in says.items()}
 
 
-def _by_place(weighed: dict[str, tuple[list[int], list, np.ndarray]]) -> dict[int, tuple[list, np.ndarray]]:
+def _by_place(weighed: _Weighed) -> dict[int, tuple[list, np.ndarray]]:
     """Each place's classes and probabilities, by its index."""
     return {i: (classes, row) for idx, classes, p in weighed.values() for i, row in zip(idx, p, strict=True)}
 

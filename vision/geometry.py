@@ -113,7 +113,7 @@ def focal_from_homography(h: np.ndarray, width: int, height: int) -> float:
     default = 0.85 * max(width, height)
     size = max(width, height)
     good = [np.sqrt(g) for g in guesses if g > 0 and 0.45 * size < np.sqrt(g) < 2.5 * size]
-    return sum(good) / len(good) if good else default  # (the median of at most two)
+    return float(sum(good) / len(good)) if good else default  # (the median of at most two)
 
 
 def camera_in_plane(h: np.ndarray, width: int, height: int) -> np.ndarray:
